@@ -1,0 +1,205 @@
+package bytebuf
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// MaxRetainedCap is the largest buffer capacity, in bytes, that any Pool
+// keeps, calibrated or not. It bounds what a pool can pin before it has seen
+// enough traffic to calibrate; after calibration the pool's own limit,
+// learnt from the lengths it serves, is usually far lower.
+const MaxRetainedCap = 16 << 20
+
+const (
+	minClassBits = 6 // the smallest size class holds up to 64 bytes
+	// numClasses size classes of doubling size cover 64 B to MaxRetainedCap.
+	numClasses = 24 - minClassBits + 1
+
+	// sampleMask makes Put record the length of about one buffer in 32.
+	// Sampling keeps the calibration counters out of the hot path: the
+	// counters are shared, so touching them on every Put would make them
+	// a point of contention between cores (the cost that makes
+	// valyala/bytebufferpool 2-6x slower than a raw sync.Pool under
+	// b.RunParallel).
+	sampleMask = 32 - 1
+	// calibrateAfter is the number of sampled lengths, about 16,000 Puts,
+	// after which the pool recalibrates.
+	calibrateAfter = 512
+	// maxPercentile is the share of sampled lengths, in percent, that the
+	// calibrated maximum size must cover.
+	maxPercentile = 95
+)
+
+// Pool is a pool of Buffers, safe for concurrent use. The zero value is
+// ready to use. A Pool must not be copied after first use.
+//
+// A Pool calibrates itself from the lengths of the buffers put back into
+// it: new buffers start with the capacity most buffers ended up needing,
+// and buffers much larger than what 95% of users needed are dropped rather
+// than kept, so that a rare huge request does not pin its memory in the
+// pool. Before the first calibration, and always, buffers larger than
+// MaxRetainedCap are dropped.
+type Pool struct {
+	noCopy noCopy
+
+	buffers sync.Pool // *Buffer
+
+	// Calibration state, touched on sampled Puts only.
+	counts      [numClasses]atomic.Uint32
+	sampled     atomic.Uint32
+	calibrating atomic.Bool
+
+	defaultSize atomic.Int64 // capacity of new buffers; 0 until calibrated
+	maxSize     atomic.Int64 // largest capacity kept; 0 until calibrated
+
+	calibrations atomic.Uint64
+	drops        atomic.Uint64
+}
+
+// Get returns an empty buffer from the pool, or a new one with the pool's
+// calibrated default capacity when the pool is empty.
+//
+// The buffer belongs to the caller until it is passed to Put. Do not Put it
+// while anything still uses its Bytes.
+func (p *Pool) Get() *Buffer {
+	if b, _ := p.buffers.Get().(*Buffer); b != nil {
+		return b
+	}
+	if n := p.defaultSize.Load(); n > 0 {
+		return &Buffer{B: make([]byte, 0, n)}
+	}
+	return new(Buffer)
+}
+
+// Put empties b and hands it back to the pool, or drops it when its
+// capacity is beyond what the pool keeps. Put(nil) is a no-op.
+//
+// After Put the caller must not use b again, nor any slice returned by its
+// Bytes method: the next Get, possibly on another goroutine, owns it.
+func (p *Pool) Put(b *Buffer) {
+	if b == nil {
+		return
+	}
+	if rand.Uint32()&sampleMask == 0 {
+		p.sample(len(b.B))
+	}
+	limit := p.maxSize.Load()
+	if limit == 0 {
+		limit = MaxRetainedCap
+	}
+	if int64(cap(b.B)) > limit {
+		p.drops.Add(1)
+		return
+	}
+	b.B = b.B[:0]
+	p.buffers.Put(b)
+}
+
+// Stats describes a Pool's calibration.
+type Stats struct {
+	// DefaultSize is the capacity new buffers are made with, zero before
+	// the first calibration.
+	DefaultSize int
+	// MaxSize is the largest capacity the pool keeps: MaxRetainedCap
+	// before the first calibration.
+	MaxSize int
+	// Calibrations counts how many times the pool has calibrated.
+	Calibrations uint64
+	// Drops counts the buffers Put refused because they were too large.
+	Drops uint64
+}
+
+// Stats returns the pool's calibration state.
+func (p *Pool) Stats() Stats {
+	s := Stats{
+		DefaultSize:  int(p.defaultSize.Load()),
+		MaxSize:      int(p.maxSize.Load()),
+		Calibrations: p.calibrations.Load(),
+		Drops:        p.drops.Load(),
+	}
+	if s.MaxSize == 0 {
+		s.MaxSize = MaxRetainedCap
+	}
+	return s
+}
+
+func (p *Pool) sample(n int) {
+	p.counts[classIndex(n)].Add(1)
+	if p.sampled.Add(1) >= calibrateAfter {
+		p.calibrate()
+	}
+}
+
+// calibrate sets the default size to the most common size class among the
+// sampled lengths, and the maximum kept size to twice the largest class
+// needed to cover maxPercentile percent of them. The factor of two leaves
+// room for the extra capacity append gives a buffer as it grows, so that a
+// buffer that just fits is not dropped and made again on every cycle.
+func (p *Pool) calibrate() {
+	if !p.calibrating.CompareAndSwap(false, true) {
+		return
+	}
+	defer p.calibrating.Store(false)
+	p.sampled.Store(0)
+
+	type classCount struct {
+		class int
+		n     uint32
+	}
+	var cc [numClasses]classCount
+	var total uint64
+	for i := range p.counts {
+		n := p.counts[i].Swap(0)
+		cc[i] = classCount{i, n}
+		total += uint64(n)
+	}
+	if total == 0 {
+		return
+	}
+	sort.Slice(cc[:], func(i, j int) bool { return cc[i].n > cc[j].n })
+
+	maxClass, covered := 0, uint64(0)
+	for _, c := range cc {
+		if covered*100 >= total*maxPercentile {
+			break
+		}
+		covered += uint64(c.n)
+		maxClass = max(maxClass, c.class)
+	}
+	p.defaultSize.Store(classSize(cc[0].class))
+	p.maxSize.Store(min(2*classSize(maxClass), MaxRetainedCap))
+	p.calibrations.Add(1)
+}
+
+// classIndex returns the size class of a length of n bytes: class i holds
+// lengths up to 64<<i.
+func classIndex(n int) int {
+	n = (n - 1) >> minClassBits
+	if n <= 0 {
+		return 0
+	}
+	return min(bits.Len(uint(n)), numClasses-1)
+}
+
+func classSize(class int) int64 { return 1 << (minClassBits + class) }
+
+var defaultPool Pool
+
+// Get returns an empty buffer from the package's default pool. The buffer
+// belongs to the caller until it is passed to Put.
+func Get() *Buffer { return defaultPool.Get() }
+
+// Put hands b back to the package's default pool. After Put the caller must
+// not use b again, nor any slice returned by its Bytes method.
+func Put(b *Buffer) { defaultPool.Put(b) }
+
+// noCopy may be embedded into structs which must not be copied after first
+// use; go vet's copylocks check reports copies of it.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}

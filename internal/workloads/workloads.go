@@ -1,0 +1,67 @@
+// Package workloads holds the cases that `poolkit bench` measures: each
+// workload of the seed articles as a naive version, the article's pooled
+// version and poolkit's, registered by one file per workload.
+package workloads
+
+import "sync"
+
+// Variant names one column of the bench table.
+type Variant string
+
+// The three variants of every workload.
+const (
+	Naive   Variant = "naive"   // no pooling, as the articles' "before"
+	Seed    Variant = "seed"    // the article's own pooled pattern
+	Poolkit Variant = "poolkit" // the same work done with poolkit
+)
+
+// Figure is a result an article published for one variant of a workload.
+type Figure struct {
+	NsPerOp     float64
+	AllocsPerOp float64
+	Source      string // article file under shared/seeds and benchmark name
+}
+
+// Case is one variant of one workload.
+type Case struct {
+	Workload string  // short name of the workload, the same for its variants
+	Variant  Variant //
+	// Parallel cases run Op under b.RunParallel and are swept over the
+	// -cpu list; the others run Op serially.
+	Parallel bool
+	// Op performs one operation. It must do the same work, with the same
+	// output, in every variant of a workload, take fresh input where the
+	// input is consumed, sink its result in a package variable, and return
+	// any error it meets.
+	Op func() error
+	// WantAllocs is the allocations per op that the poolkit package's own
+	// tests assert for this operation; negative when there is no such
+	// claim (naive and seed rows).
+	WantAllocs float64
+	// Published is the article's figure for this variant, nil when it has
+	// none.
+	Published *Figure
+	// Footnote explains any change made to the article's code, such as a
+	// bug fixed because it would corrupt the result.
+	Footnote string
+}
+
+var (
+	mu    sync.Mutex
+	cases []Case
+)
+
+// Register adds cases to the table, in the order given. Workload files call
+// it from init.
+func Register(cs ...Case) {
+	mu.Lock()
+	defer mu.Unlock()
+	cases = append(cases, cs...)
+}
+
+// All returns every registered case, in registration order.
+func All() []Case {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]Case(nil), cases...)
+}

@@ -1,0 +1,228 @@
+// Package pool provides Pool, a type-safe wrapper around sync.Pool that
+// allocates nothing per Get or Put for any element type, resets objects as
+// they come back, can refuse to keep objects that should not be retained, and
+// can count its traffic.
+//
+// A Pool fits the same cases as sync.Pool: many short-lived objects of one
+// kind, created and dropped at a high rate by many goroutines, where reusing
+// them takes work off the garbage collector. It does not fit long-lived
+// objects, objects whose identity matters, or free lists owned by one
+// short-lived object. Like sync.Pool, a Pool may drop any object at any time,
+// in particular at every garbage collection, so it is a cache, never a store.
+//
+// # Ownership
+//
+// A value returned by Get belongs to the caller alone until the caller hands
+// it back with Put. After Put the caller must not touch the value, nor
+// anything that aliases it: the bytes returned by a buffer's Bytes method, a
+// slice re-sliced from a pooled slice, a field of a pooled struct. Copy what
+// you need out before Put.
+package pool
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Pool is a set of reusable values of type T, safe for concurrent use.
+//
+// The zero value is ready to use: its Get returns the zero T when the pool is
+// empty, as no New function was given. Use New to give it one, along with
+// options. A Pool must not be copied after first use.
+//
+// Pointer-shaped types (pointers, maps, channels, functions and
+// unsafe.Pointer) are stored in the underlying sync.Pool as they are. Other
+// types, such as slices and small structs, would allocate an interface box on
+// every Put; Pool stores them in *T boxes instead and recycles the boxes, so a
+// Get followed by a Put allocates nothing in steady state whatever T is.
+type Pool[T any] struct {
+	noCopy noCopy
+
+	values sync.Pool // T for pointer-shaped T, else *T
+	boxes  sync.Pool // empty *T boxes, for non-pointer T only
+
+	newFn func() T
+	reset func(T) T
+	keep  func(T) bool
+	stats *counters // nil unless WithStats
+
+	shape atomic.Uint32 // shapeUnknown, shapePointer or shapeBoxed
+}
+
+const (
+	shapeUnknown uint32 = iota
+	shapePointer
+	shapeBoxed
+)
+
+// Option configures a Pool made by New.
+type Option[T any] func(*Pool[T])
+
+// WithReset makes Put pass each value through reset before the pool keeps
+// it, so that no state from one user reaches the next. reset returns the
+// value to keep, which lets it truncate a slice (s[:0]) as well as clear a
+// struct in place. reset runs only for values that keep accepts.
+func WithReset[T any](reset func(T) T) Option[T] {
+	return func(p *Pool[T]) { p.reset = reset }
+}
+
+// WithKeep makes Put keep a value only when keep returns true for it; other
+// values are dropped for the garbage collector. Use it to avoid retaining
+// values that grew unusually large, such as a buffer that held one huge
+// request: a pool that keeps it pins that memory for every later user.
+func WithKeep[T any](keep func(T) bool) Option[T] {
+	return func(p *Pool[T]) { p.keep = keep }
+}
+
+// WithStats makes the pool count its Gets, Puts, News and drops, readable
+// with Stats. The counters are atomic and shared, so they cost a few
+// nanoseconds per call under contention; without WithStats they cost
+// nothing.
+func WithStats[T any]() Option[T] {
+	return func(p *Pool[T]) { p.stats = new(counters) }
+}
+
+// New returns a Pool whose Get calls newFn when the pool is empty. newFn may
+// be nil, in which case Get returns the zero T when the pool is empty.
+func New[T any](newFn func() T, opts ...Option[T]) *Pool[T] {
+	p := &Pool[T]{newFn: newFn}
+	for _, opt := range opts {
+		opt(p)
+	}
+	p.shapeOf()
+	return p
+}
+
+// Get takes a value from the pool, or makes one with the pool's New function
+// when the pool is empty (the zero T when there is none).
+//
+// The value belongs to the caller until it is passed to Put. Values taken
+// from the pool were reset by Put when the pool has a reset function; values
+// made by New are as New made them.
+func (p *Pool[T]) Get() T {
+	if p.stats != nil {
+		p.stats.gets.Add(1)
+	}
+	if p.shapeOf() == shapePointer {
+		if v := p.values.Get(); v != nil {
+			return v.(T)
+		}
+		return p.make()
+	}
+	box, _ := p.values.Get().(*T)
+	if box == nil {
+		return p.make()
+	}
+	v := *box
+	var zero T
+	*box = zero // the box must not pin the value while it waits for reuse
+	p.boxes.Put(box)
+	return v
+}
+
+// Put hands v back to the pool for reuse. Put of a nil pointer, map,
+// channel or function is a no-op.
+//
+// After Put the caller must not use v again, nor anything that aliases it
+// (bytes returned by its Bytes method, slices of it, its fields): the next
+// Get, possibly on another goroutine, owns it. Copy out what you still need
+// before calling Put.
+func (p *Pool[T]) Put(v T) {
+	shape := p.shapeOf()
+	if shape == shapePointer && isNilPointer(&v) {
+		return
+	}
+	if p.stats != nil {
+		p.stats.puts.Add(1)
+	}
+	if p.keep != nil && !p.keep(v) {
+		if p.stats != nil {
+			p.stats.drops.Add(1)
+		}
+		return
+	}
+	if p.reset != nil {
+		v = p.reset(v)
+	}
+	if shape == shapePointer {
+		p.values.Put(v)
+		return
+	}
+	box, _ := p.boxes.Get().(*T)
+	if box == nil {
+		box = new(T)
+	}
+	*box = v
+	p.values.Put(box)
+}
+
+// Stats returns the pool's counters. They are all zero unless the pool was
+// made with WithStats.
+func (p *Pool[T]) Stats() Stats {
+	if p.stats == nil {
+		return Stats{}
+	}
+	return Stats{
+		Gets:  p.stats.gets.Load(),
+		Puts:  p.stats.puts.Load(),
+		News:  p.stats.news.Load(),
+		Drops: p.stats.drops.Load(),
+	}
+}
+
+// Stats counts a pool's traffic since it was made.
+type Stats struct {
+	Gets  uint64 // calls to Get
+	Puts  uint64 // calls to Put with a non-nil value
+	News  uint64 // Gets that found the pool empty and called New
+	Drops uint64 // Puts whose value the keep function refused
+}
+
+type counters struct {
+	gets, puts, news, drops atomic.Uint64
+}
+
+func (p *Pool[T]) make() T {
+	if p.stats != nil {
+		p.stats.news.Add(1)
+	}
+	if p.newFn == nil {
+		var zero T
+		return zero
+	}
+	return p.newFn()
+}
+
+// shapeOf reports how values of T are stored, working it out on first use
+// so that the zero Pool needs no constructor.
+func (p *Pool[T]) shapeOf() uint32 {
+	if s := p.shape.Load(); s != shapeUnknown {
+		return s
+	}
+	s := shapeBoxed
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func:
+		s = shapePointer
+	}
+	p.shape.Store(s)
+	return s
+}
+
+// isNilPointer reports whether *v, whose type is pointer-shaped, is nil.
+//
+// It reads the value as one machine pointer: that is the representation the
+// Go runtime uses for pointers, maps, channels, functions and
+// unsafe.Pointer, the kinds shapeOf classifies as shapePointer, which is
+// the only case in which this is called.
+func isNilPointer[T any](v *T) bool {
+	return *(*unsafe.Pointer)(unsafe.Pointer(v)) == nil
+}
+
+// noCopy may be embedded into structs which must not be copied after first
+// use; go vet's copylocks check reports copies of it.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
