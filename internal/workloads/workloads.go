@@ -26,8 +26,14 @@ type Figure struct {
 type Case struct {
 	Workload string  // short name of the workload, the same for its variants
 	Variant  Variant //
+	// Name tells apart several cases of one variant in one workload, such
+	// as the four pooled patterns of the slice article
+	// ("SlicePtrPool_2"); empty when the variant has a single case.
+	Name string
 	// Parallel cases run Op under b.RunParallel and are swept over the
-	// -cpu list; the others run Op serially.
+	// -cpu list; the others run Op serially. Op of a parallel case is
+	// called from several goroutines at once, so it must be safe for
+	// concurrent use: no unsynchronised writes to shared sinks.
 	Parallel bool
 	// Op performs one operation. It must do the same work, with the same
 	// output, in every variant of a workload, take fresh input where the
@@ -64,4 +70,13 @@ func All() []Case {
 	mu.Lock()
 	defer mu.Unlock()
 	return append([]Case(nil), cases...)
+}
+
+// Label returns the case's variant, followed by its Name in parentheses
+// when it has one: "seed (SlicePtrPool_2)".
+func (c Case) Label() string {
+	if c.Name == "" {
+		return string(c.Variant)
+	}
+	return string(c.Variant) + " (" + c.Name + ")"
 }
