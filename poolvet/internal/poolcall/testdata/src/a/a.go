@@ -1,0 +1,100 @@
+package a
+
+import (
+	"bytes"
+	"helper"
+	"sync"
+
+	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/slicepool"
+)
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }} // want `new bufPool: \*bytes.Buffer`
+
+type server struct {
+	pool   sync.Pool
+	slices slicepool.Pool[int]
+}
+
+func newServer() *server {
+	return &server{pool: sync.Pool{New: newInts}} // want `new pool: \*\[\]int`
+}
+
+func newInts() any {
+	s := make([]int, 0, 8)
+	return &s
+}
+
+func direct(s *server) {
+	b := bufPool.Get().(*bytes.Buffer) // want `get from bufPool \(bufPool\)`
+	bufPool.Put(b)                     // want `put to bufPool \(bufPool\) value b`
+	p := s.pool.Get()                  // want `get from pool \(s.pool\)`
+	s.pool.Put(p)                      // want `put to pool \(s.pool\) value p`
+	x := s.slices.Get(4)               // want `get from slices \(s.slices\) kind 3`
+	s.slices.Put(x)                    // want `put to slices \(s.slices\) kind 3 value x`
+	bb := bytebuf.Get()                // want `get from <nil> \(bytebuf's default pool\) kind 4`
+	bytebuf.Put(bb)                    // want `put to <nil> \(bytebuf's default pool\) kind 4 value bb`
+}
+
+var kp = pool.New(func() *bytes.Buffer { return new(bytes.Buffer) })
+
+func kit() {
+	b := kp.Get() // want `get from kp \(kp\) kind 2`
+	kp.Put(b)     // want `put to kp \(kp\) kind 2 value b`
+}
+
+// Wrappers in this package.
+
+func getBuf() *bytes.Buffer {
+	b := bufPool.Get().(*bytes.Buffer) // want `get from bufPool`
+	b.Reset()
+	return b
+}
+
+func putBuf(b *bytes.Buffer) {
+	if b.Cap() > 64<<10 {
+		return
+	}
+	bufPool.Put(b) // want `put to bufPool`
+}
+
+type typed[T any] struct{ p sync.Pool }
+
+func (t *typed[T]) put(v T) { t.p.Put(v) } // want `put to p \(t.p\) value v`
+
+func (t *typed[T]) get() T { return t.p.Get().(T) } // want `get from p \(t.p\)`
+
+// putTwice is not a wrapper: two Puts.
+func putTwice(a, b *bytes.Buffer) {
+	bufPool.Put(a) // want `put to bufPool`
+	bufPool.Put(b) // want `put to bufPool`
+}
+
+// notFwd is not a wrapper: it returns something else.
+func notFwd() int {
+	b := bufPool.Get().(*bytes.Buffer) // want `get from bufPool`
+	return b.Len()
+}
+
+func viaWrappers(s *server, tp *typed[[]byte]) {
+	b := getBuf()                // want `get from bufPool \(bufPool\) via getBuf`
+	putBuf(b)                    // want `put to bufPool \(bufPool\) value b via putBuf`
+	helper.Put(&s.pool, []int{}) // want `put to pool \(&s.pool\) value \[\]int{} via Put`
+	x := helper.GetShared()      // want `get from Shared \(helper.Shared\) via GetShared`
+	helper.PutShared(x)          // want `put to Shared \(helper.Shared\) value x via PutShared`
+	tp.put(tp.get())             // want `put to tp \(tp\) value tp.get\(\) via put` `get from tp \(tp\) via get`
+	putTwice(b, b)
+	notFwd()
+}
+
+func locals() {
+	p := &sync.Pool{New: func() any { return new(int) }} // want `new p: \*int`
+	var q sync.Pool
+	q.New = func() any { return "x" } // want `new q: string`
+	r := other()
+	r.New = func() any { return new(int) } // want `new r: \*int unknown`
+	_, _ = p.Get(), q.Get()                // want `get from p` `get from q`
+}
+
+func other() *sync.Pool { return new(sync.Pool) }
