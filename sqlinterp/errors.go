@@ -1,0 +1,65 @@
+package sqlinterp
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+)
+
+// The kinds of argument error, for errors.Is.
+var (
+	// ErrArgType is the kind of an argument whose Go type has no SQL
+	// literal in this package.
+	ErrArgType = errors.New("unsupported argument type")
+	// ErrArgValue is the kind of an argument of a supported type whose
+	// value has no SQL literal: a NaN or infinite float, a time outside
+	// the years 1 to 9999.
+	ErrArgValue = errors.New("argument value has no SQL literal")
+)
+
+// CountError reports that a query's placeholders and its arguments differ in
+// number.
+type CountError struct {
+	Placeholders int // placeholders in the query, as Append reads it
+	Args         int // arguments given
+}
+
+func (e *CountError) Error() string {
+	return "sqlinterp: query has " + strconv.Itoa(e.Placeholders) + " placeholders but " +
+		strconv.Itoa(e.Args) + " arguments were given"
+}
+
+// ArgError reports an argument that cannot be written as an SQL literal.
+type ArgError struct {
+	Index  int    // position of the argument, from 0
+	Type   string // its Go type, as %T prints it
+	Err    error  // ErrArgType or ErrArgValue
+	Detail string // what is wrong with the value, for ErrArgValue
+}
+
+func (e *ArgError) Error() string {
+	msg := "sqlinterp: argument " + strconv.Itoa(e.Index) + " (" + e.Type + "): "
+	if e.Err == ErrArgType {
+		return msg + "unsupported type; want nil, int64, uint64, float64, bool, time.Time, []byte, string or json.RawMessage (Interpolate also converts other ints, floats and driver.Valuer)"
+	}
+	if e.Detail != "" {
+		return msg + e.Detail
+	}
+	return msg + e.Err.Error()
+}
+
+// Unwrap returns the kind of error, ErrArgType or ErrArgValue.
+func (e *ArgError) Unwrap() error { return e.Err }
+
+// SizeError reports that the interpolated query would exceed Options.MaxSize.
+type SizeError struct {
+	Max int // the limit, Options.MaxSize
+}
+
+func (e *SizeError) Error() string {
+	return "sqlinterp: interpolated query exceeds the maximum size of " + strconv.Itoa(e.Max) + " bytes (Options.MaxSize)"
+}
+
+func typeName(v any) string {
+	return reflect.TypeOf(v).String() // v is not nil: nil is a supported argument
+}

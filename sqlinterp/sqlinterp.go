@@ -1,0 +1,371 @@
+package sqlinterp
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Options describes the server session a query is interpolated for. The zero
+// value suits a MySQL or MariaDB session with the default sql_mode and UTC
+// times, with no size limit.
+type Options struct {
+	// Location is the time zone time.Time arguments are written in; nil
+	// means UTC. It should match the zone the server interprets DATETIME
+	// values in (go-sql-driver/mysql's loc parameter).
+	Location *time.Location
+
+	// NoBackslashEscapes must be true when the session's sql_mode contains
+	// NO_BACKSLASH_ESCAPES. String values are then escaped by doubling their
+	// single quotes, and a backslash inside a quoted part of the query is an
+	// ordinary character.
+	NoBackslashEscapes bool
+
+	// ANSIQuotes must be true when the session's sql_mode contains
+	// ANSI_QUOTES: "…" in the query is then a quoted identifier, in which a
+	// backslash is an ordinary character.
+	ANSIQuotes bool
+
+	// MaxSize is the largest number of bytes one call may append; zero or
+	// less means no limit. Past it the call fails with a *SizeError. A
+	// driver sets it from the server's max_allowed_packet.
+	MaxSize int
+}
+
+// Append appends query to dst with each ? placeholder replaced by the next
+// argument as an SQL literal, and returns the extended slice.
+//
+// The arguments are the types database/sql hands a driver, plus uint64 and
+// json.RawMessage (see the package documentation); other types are an
+// error. The query's placeholders and len(args) must match.
+//
+// Append does not keep dst or args. It allocates only when dst lacks the
+// capacity for the result, and then grows it once to an estimate of the
+// final size. On error it returns dst cut back to its original length (its
+// capacity may have grown, so the result can still be reused) and an error
+// that is a *CountError, *ArgError or *SizeError.
+func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte, error) {
+	start := len(dst)
+	if need := estimate(query, args); cap(dst)-start < need {
+		dst = slices.Grow(dst, need)
+	}
+	backslash := !opts.NoBackslashEscapes
+	quoteDouble := !opts.ANSIQuotes // whether "…" is a string literal
+
+	var err error
+	n := 0    // placeholders seen
+	last := 0 // start of the query text not yet copied
+	i := 0
+	for i < len(query) {
+		c := query[i]
+		if !special[c] {
+			i++
+			continue
+		}
+		switch c {
+		case '?':
+			dst = append(dst, query[last:i]...)
+			i++
+			last = i
+			if n >= len(args) {
+				return dst[:start], &CountError{Placeholders: n + 1 + CountPlaceholders(query[i:], opts), Args: len(args)}
+			}
+			if dst, err = appendArg(dst, start, args[n], n, &opts); err != nil {
+				return dst[:start], err
+			}
+			n++
+		case '\'':
+			i = skipQuoted(query, i+1, '\'', backslash)
+		case '"':
+			i = skipQuoted(query, i+1, '"', backslash && quoteDouble)
+		case '`':
+			i = skipQuoted(query, i+1, '`', false)
+		default:
+			i = skipComment(query, i)
+		}
+	}
+	if n != len(args) {
+		return dst[:start], &CountError{Placeholders: n, Args: len(args)}
+	}
+	dst = append(dst, query[last:]...)
+	if opts.MaxSize > 0 && len(dst)-start > opts.MaxSize {
+		return dst[:start], &SizeError{Max: opts.MaxSize}
+	}
+	return dst, nil
+}
+
+// special marks the bytes of a query that start a placeholder, a quoted part
+// or a comment.
+var special = [256]bool{'?': true, '\'': true, '"': true, '`': true, '#': true, '-': true, '/': true}
+
+// skipQuoted returns the index just past the closing quote of a quoted part
+// whose contents start at i, or len(s) when it is not closed. A doubled
+// quote needs no special case: it closes the part and opens the next.
+func skipQuoted(s string, i int, quote byte, backslash bool) int {
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == quote:
+			return i + 1
+		case c == '\\' && backslash:
+			i += 2
+		default:
+			i++
+		}
+	}
+	return len(s)
+}
+
+// skipComment is called with s[i] one of '#', '-' or '/'. It returns the
+// index past the comment that starts there, i+1 when none does, and the
+// index past the opener of an executable comment, whose contents are code.
+func skipComment(s string, i int) int {
+	switch s[i] {
+	case '-':
+		// "--" starts a comment only when followed by a space, a control
+		// character or the end of the query.
+		if i+1 >= len(s) || s[i+1] != '-' || (i+2 < len(s) && s[i+2] > ' ') {
+			return i + 1
+		}
+		fallthrough
+	case '#':
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		return i
+	}
+	// '/'
+	if i+1 >= len(s) || s[i+1] != '*' {
+		return i + 1
+	}
+	if i+2 < len(s) && s[i+2] == '!' {
+		return i + 3 // /*! … */: the server runs the contents
+	}
+	if i+3 < len(s) && s[i+2] == 'M' && s[i+3] == '!' {
+		return i + 4 // /*M! … */: MariaDB runs the contents
+	}
+	for j := i + 2; j+1 < len(s); j++ {
+		if s[j] == '*' && s[j+1] == '/' {
+			return j + 2
+		}
+	}
+	return len(s)
+}
+
+// CountPlaceholders returns the number of ? placeholders in query, read as
+// Append reads it with the same Options: those in code, not in quoted parts
+// or comments. A driver can report it as its statements' NumInput.
+func CountPlaceholders(query string, opts Options) int {
+	n := 0
+	backslash := !opts.NoBackslashEscapes
+	for i := 0; i < len(query); {
+		switch c := query[i]; c {
+		case '?':
+			n++
+			i++
+		case '\'':
+			i = skipQuoted(query, i+1, '\'', backslash)
+		case '"':
+			i = skipQuoted(query, i+1, '"', backslash && !opts.ANSIQuotes)
+		case '`':
+			i = skipQuoted(query, i+1, '`', false)
+		case '#', '-', '/':
+			i = skipComment(query, i)
+		default:
+			i++
+		}
+	}
+	return n
+}
+
+// estimate returns a size for the interpolated query that is exact for
+// numbers and leaves an eighth of slack for escapes in strings, so that a
+// fresh buffer is allocated once for typical arguments.
+func estimate(query string, args []driver.Value) int {
+	n := len(query)
+	for _, a := range args {
+		switch v := a.(type) {
+		case int64, uint64:
+			n += 20
+		case float64:
+			n += 24
+		case time.Time:
+			n += len("'2006-01-02 15:04:05.000000'")
+		case string:
+			n += len(v) + len(v)/8 + 2
+		case []byte:
+			n += len(v) + len(v)/8 + len("_binary''")
+		case json.RawMessage:
+			n += len(v) + len(v)/8 + 2
+		default:
+			n += 4
+		}
+	}
+	return n
+}
+
+// appendArg appends one argument as a literal; start is where the output of
+// this Append call began, for the size limit, and index is the argument's
+// position, for errors.
+func appendArg(dst []byte, start int, arg driver.Value, index int, o *Options) ([]byte, error) {
+	switch v := arg.(type) {
+	case nil:
+		dst = append(dst, "NULL"...)
+	case int64:
+		dst = strconv.AppendInt(dst, v, 10)
+	case uint64:
+		dst = strconv.AppendUint(dst, v, 10)
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return dst, &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(v, 'g', -1, 64) + " has no SQL literal"}
+		}
+		dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
+	case bool:
+		if v {
+			dst = append(dst, '1')
+		} else {
+			dst = append(dst, '0')
+		}
+	case time.Time:
+		var err error
+		if dst, err = appendTime(dst, v, o.Location); err != nil {
+			return dst, &ArgError{Index: index, Type: "time.Time", Err: ErrArgValue, Detail: err.Error()}
+		}
+	case string:
+		if err := checkRoom(dst, start, len(v)+2, o); err != nil {
+			return dst, err
+		}
+		dst = append(dst, '\'')
+		dst = appendEscaped(dst, v, o.NoBackslashEscapes)
+		dst = append(dst, '\'')
+	case []byte:
+		if v == nil {
+			dst = append(dst, "NULL"...)
+			break
+		}
+		if err := checkRoom(dst, start, len(v)+len("_binary''"), o); err != nil {
+			return dst, err
+		}
+		dst = append(dst, "_binary'"...)
+		dst = appendEscaped(dst, v, o.NoBackslashEscapes)
+		dst = append(dst, '\'')
+	case json.RawMessage:
+		if v == nil {
+			dst = append(dst, "NULL"...)
+			break
+		}
+		if err := checkRoom(dst, start, len(v)+2, o); err != nil {
+			return dst, err
+		}
+		dst = append(dst, '\'')
+		dst = appendEscaped(dst, v, o.NoBackslashEscapes)
+		dst = append(dst, '\'')
+	default:
+		return dst, &ArgError{Index: index, Type: typeName(arg), Err: ErrArgType}
+	}
+	return dst, checkRoom(dst, start, 0, o)
+}
+
+// checkRoom reports a *SizeError when appending at least more bytes to dst
+// would take this call's output past the limit.
+func checkRoom(dst []byte, start, more int, o *Options) error {
+	if o.MaxSize > 0 && len(dst)-start+more > o.MaxSize {
+		return &SizeError{Max: o.MaxSize}
+	}
+	return nil
+}
+
+// backslashEscapes maps each byte that needs a backslash escape in a MySQL
+// string literal to the letter after the backslash, the others to 0. These
+// are the bytes mysql_real_escape_string escapes: only ', " and \ are
+// required, NUL, \n, \r and \x1a (Ctrl-Z, end of file on Windows) are
+// escaped so that the query text survives logs and terminals.
+var backslashEscapes = [256]byte{
+	0:      '0',
+	'\n':   'n',
+	'\r':   'r',
+	'\x1a': 'Z',
+	'\'':   '\'',
+	'"':    '"',
+	'\\':   '\\',
+}
+
+// appendEscaped appends the contents of a '…' literal holding s. One
+// generic function serves string and []byte: each gets its own compiled
+// copy, so neither converts to the other (which would allocate).
+func appendEscaped[S ~string | ~[]byte](dst []byte, s S, noBackslash bool) []byte {
+	last := 0
+	if noBackslash {
+		// Only the quote is special: double it.
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\'' {
+				dst = append(dst, s[last:i+1]...)
+				dst = append(dst, '\'')
+				last = i + 1
+			}
+		}
+		return append(dst, s[last:]...)
+	}
+	for i := 0; i < len(s); i++ {
+		if e := backslashEscapes[s[i]]; e != 0 {
+			dst = append(dst, s[last:i]...)
+			dst = append(dst, '\\', e)
+			last = i + 1
+		}
+	}
+	return append(dst, s[last:]...)
+}
+
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// appendTime appends t as a quoted DATETIME literal in loc (UTC when nil).
+func appendTime(dst []byte, t time.Time, loc *time.Location) ([]byte, error) {
+	if t.IsZero() {
+		return append(dst, "'0000-00-00'"...), nil
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	t = t.In(loc)
+	year, month, day := t.Date()
+	if year < 1 || year > 9999 {
+		return dst, yearError(year)
+	}
+	hour, min, sec := t.Clock()
+	y1, y2 := 2*(year/100), 2*(year%100)
+	mo, d := 2*int(month), 2*day
+	h, mi, s := 2*hour, 2*min, 2*sec
+	dst = append(dst, '\'',
+		digitPairs[y1], digitPairs[y1+1], digitPairs[y2], digitPairs[y2+1], '-',
+		digitPairs[mo], digitPairs[mo+1], '-',
+		digitPairs[d], digitPairs[d+1], ' ',
+		digitPairs[h], digitPairs[h+1], ':',
+		digitPairs[mi], digitPairs[mi+1], ':',
+		digitPairs[s], digitPairs[s+1])
+	if micro := t.Nanosecond() / 1000; micro != 0 {
+		a, b, c := 2*(micro/10000), 2*(micro/100%100), 2*(micro%100)
+		dst = append(dst, '.',
+			digitPairs[a], digitPairs[a+1],
+			digitPairs[b], digitPairs[b+1],
+			digitPairs[c], digitPairs[c+1])
+	}
+	return append(dst, '\''), nil
+}
+
+type yearError int
+
+func (y yearError) Error() string {
+	return "year " + strconv.Itoa(int(y)) + " is outside the DATETIME range 1 to 9999"
+}
