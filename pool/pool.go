@@ -147,7 +147,11 @@ func (p *Pool[T]) Put(v T) {
 		v = p.reset(v)
 	}
 	if shape == shapePointer {
-		p.values.Put(v)
+		// A reset that returns nil must not put a typed nil into the
+		// sync.Pool: Get would hand it out instead of calling New.
+		if !isNilPointer(&v) {
+			p.values.Put(v)
+		}
 		return
 	}
 	box, _ := p.boxes.Get().(*T)

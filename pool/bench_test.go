@@ -1,0 +1,67 @@
+package pool_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+var sinkObject *object
+
+// BenchmarkGetPut compares a Get and Put of pool.Pool with the same on a
+// raw sync.Pool, serially and in parallel. The full comparison with peer
+// libraries lives in the benchmarks module (benchmarks/core).
+func BenchmarkGetPut(b *testing.B) {
+	b.Run("impl=sync.Pool/mode=serial", func(b *testing.B) {
+		p := sync.Pool{New: func() any { return new(object) }}
+		b.ReportAllocs()
+		for b.Loop() {
+			o := p.Get().(*object)
+			o.id++
+			sinkObject = o
+			p.Put(o)
+		}
+	})
+	b.Run("impl=pool.Pool/mode=serial", func(b *testing.B) {
+		p := pool.New(func() *object { return new(object) })
+		b.ReportAllocs()
+		for b.Loop() {
+			o := p.Get()
+			o.id++
+			sinkObject = o
+			p.Put(o)
+		}
+	})
+	b.Run("impl=pool.Pool-struct/mode=serial", func(b *testing.B) {
+		p := pool.New(func() pair { return pair{} })
+		b.ReportAllocs()
+		for b.Loop() {
+			v := p.Get()
+			v.a++
+			p.Put(v)
+		}
+	})
+	b.Run("impl=sync.Pool/mode=parallel", func(b *testing.B) {
+		p := sync.Pool{New: func() any { return new(object) }}
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				o := p.Get().(*object)
+				o.id++
+				p.Put(o)
+			}
+		})
+	})
+	b.Run("impl=pool.Pool/mode=parallel", func(b *testing.B) {
+		p := pool.New(func() *object { return new(object) })
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				o := p.Get()
+				o.id++
+				p.Put(o)
+			}
+		})
+	})
+}
