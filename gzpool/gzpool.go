@@ -1,0 +1,304 @@
+// Package gzpool compresses and decompresses gzip with pooled writers and
+// readers, so that a hot path pays for gzip's large internal state once
+// rather than on every call.
+//
+// Creating a gzip writer costs hundreds of kilobytes of tables and tens of
+// allocations; creating a reader costs a bufio.Reader and an inflater. This
+// package keeps both in pools (poolkit's pool.Pool), resets them fully
+// before anyone else can use them, and never hands out memory a pool still
+// owns:
+//
+//   - AppendCompress and AppendDecompress append their result to the
+//     caller's dst, as strconv's Append functions do. When dst has room they
+//     allocate nothing.
+//   - NewWriter and NewReader return streaming handles backed by pooled
+//     state; Close returns the state to its pool and drops every reference
+//     to the caller's io.Writer or io.Reader, and is safe to call twice.
+//   - Handler is an HTTP middleware that gzips responses with pooled
+//     writers.
+//
+// The output is standard gzip (RFC 1952), readable by compress/gzip and the
+// gzip command; AppendDecompress and NewReader read any gzip stream,
+// including several concatenated members, as gunzip does.
+//
+// The backend is github.com/klauspost/compress/gzip, chosen on
+// measurements: see backend.go.
+package gzpool
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/pool"
+)
+
+// Compression levels, as in compress/gzip. Levels 1 to 9 trade speed for
+// size; DefaultCompression is the backend's default (level 5 for klauspost,
+// which compresses about as well as compress/gzip's level 6).
+const (
+	HuffmanOnly        = -2
+	DefaultCompression = -1
+	NoCompression      = 0
+	BestSpeed          = 1
+	BestCompression    = 9
+)
+
+// Errors returned by the decompressing functions. Errors for corrupt or
+// truncated input wrap ErrCorrupt or ErrTruncated together with the
+// backend's own description, so test them with errors.Is.
+var (
+	// ErrLimit means the decompressed data would exceed the limit given to
+	// AppendDecompress: the input may be a decompression bomb.
+	ErrLimit = errors.New("gzpool: decompressed data exceeds the limit")
+	// ErrEmpty means the input held no bytes at all, so not even a gzip
+	// header.
+	ErrEmpty = errors.New("gzpool: empty input, not a gzip stream")
+	// ErrCorrupt means the input is not valid gzip: a bad header, bad
+	// deflate data, or a checksum or length that does not match.
+	ErrCorrupt = errors.New("gzpool: corrupt gzip data")
+	// ErrTruncated means the input ended in the middle of a gzip stream.
+	ErrTruncated = errors.New("gzpool: truncated gzip data")
+	// ErrClosed means a Writer or Reader was used after Close.
+	ErrClosed = errors.New("gzpool: use of a closed Writer or Reader")
+)
+
+// maxRatio is deflate's largest expansion, about 1032:1 (a 258-byte match
+// coded in under 2 bits). It caps how much AppendDecompress trusts the size
+// recorded in a gzip trailer when it grows dst up front.
+const maxRatio = 1032
+
+// maxPrealloc caps the up-front growth of dst from the size recorded in a
+// gzip trailer, so that a lying trailer cannot make AppendDecompress
+// allocate more than this before it has seen the data. Larger outputs grow
+// as they are decoded.
+const maxPrealloc = 8 << 20
+
+// checkLevel reports an error for levels outside HuffmanOnly..BestCompression.
+func checkLevel(level int) error {
+	if level < HuffmanOnly || level > BestCompression {
+		return fmt.Errorf("gzpool: invalid compression level %d, want %d (HuffmanOnly) to %d (BestCompression)", level, HuffmanOnly, BestCompression)
+	}
+	return nil
+}
+
+// AppendCompress appends the gzip compression of src, at
+// DefaultCompression, to dst and returns the extended slice.
+//
+// The result is the caller's: no pool keeps any part of it. When dst has
+// room for the compressed data (len(src)+64 bytes is always enough for
+// small inputs) AppendCompress allocates nothing; otherwise it allocates
+// once, to grow dst.
+func AppendCompress(dst, src []byte) ([]byte, error) {
+	return AppendCompressLevel(dst, src, DefaultCompression)
+}
+
+// AppendCompressLevel is AppendCompress at the given level, one of
+// HuffmanOnly, DefaultCompression or 0 to 9. On error it returns dst
+// unchanged.
+func AppendCompressLevel(dst, src []byte, level int) ([]byte, error) {
+	if err := checkLevel(level); err != nil {
+		return dst, err
+	}
+	st := getWriter(level)
+	if cap(dst)-len(dst) >= compressBound(len(src)) {
+		// Compress straight into dst's spare capacity.
+		st.sink.b = dst
+		err := st.compress(src)
+		out := st.sink.b
+		putWriter(st)
+		if err != nil {
+			return dst, err
+		}
+		return out, nil
+	}
+	// Compress into a pooled scratch buffer, then grow dst once to the
+	// exact size rather than many times as the output arrives.
+	scratch := bytebuf.Get()
+	st.sink.buf = scratch
+	err := st.compress(src)
+	putWriter(st)
+	if err == nil {
+		dst = append(dst, scratch.B...)
+	}
+	bytebuf.Put(scratch) // dst holds a copy; scratch.B is not used again
+	return dst, err
+}
+
+func (st *writerState) compress(src []byte) error {
+	if _, err := st.gz.Write(src); err != nil {
+		return err
+	}
+	return st.gz.Close()
+}
+
+// compressBound is an upper bound of the gzip size of n bytes: deflate
+// falls back to stored blocks of at most 64 KiB, 5 bytes of overhead each,
+// when data does not compress; gzip adds a 10-byte header and an 8-byte
+// trailer. The slack covers the final empty block of a flush.
+func compressBound(n int) int {
+	return n + 5*(n/16384+1) + 10 + 8 + 32
+}
+
+// AppendDecompress appends the decompression of the gzip data src to dst
+// and returns the extended slice. Concatenated gzip members are all read,
+// as gunzip does. A negative limit means no limit; otherwise, when the
+// decompressed data would be longer than limit bytes, AppendDecompress
+// stops and returns ErrLimit, having written at most limit+1 bytes past
+// len(dst). Use a limit whenever src comes from outside: a few kilobytes
+// of gzip can expand to gigabytes.
+//
+// On error AppendDecompress returns dst as it was given, with ErrEmpty,
+// ErrLimit, or an error wrapping ErrCorrupt or ErrTruncated. The result is
+// the caller's: no pool keeps any part of it. When dst has room for the
+// output it allocates nothing.
+func AppendDecompress(dst, src []byte, limit int64) ([]byte, error) {
+	if len(src) == 0 {
+		return dst, ErrEmpty
+	}
+	st := getReader()
+	st.src.Reset(src)
+	out, err := st.appendAll(dst, src, limit)
+	st.src.Reset(nil) // drop the reference to src
+	putReader(st)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+// appendAll decompresses st.src, a reader over src, onto dst.
+func (st *readerState) appendAll(dst, src []byte, limit int64) ([]byte, error) {
+	if err := st.zr.Reset(&st.src); err != nil {
+		return dst, classify(err, true, true)
+	}
+	if limit < 0 || limit > math.MaxInt64-1 {
+		limit = math.MaxInt64 - 1
+	}
+	base := len(dst)
+	// The trailer of the last member records its size modulo 2^32: grow
+	// dst to it up front, within reason, when dst has less room.
+	if len(src) >= 18 {
+		hint := int64(binary.LittleEndian.Uint32(src[len(src)-4:]))
+		hint = min(hint, limit, int64(len(src))*maxRatio, maxPrealloc)
+		if int64(cap(dst)-len(dst)) < hint {
+			dst = slices.Grow(dst, int(hint))
+		}
+	}
+	for {
+		var n int
+		var err error
+		if len(dst) == cap(dst) {
+			// Probe with one byte before growing: the output may
+			// have filled dst exactly.
+			n, err = st.zr.Read(st.probe[:])
+			if n > 0 {
+				if int64(len(dst)-base) >= limit {
+					return dst, ErrLimit
+				}
+				grow := max(cap(dst)-base, 512)
+				grow = int(min(int64(grow), limit-int64(len(dst)-base)))
+				dst = slices.Grow(dst, grow)
+				dst = append(dst, st.probe[0])
+			}
+		} else {
+			room := dst[len(dst):cap(dst)]
+			// Read at most one byte past the limit, to detect that
+			// the output exceeds it.
+			if left := limit + 1 - int64(len(dst)-base); int64(len(room)) > left {
+				room = room[:left]
+			}
+			n, err = st.zr.Read(room)
+			dst = dst[:len(dst)+n]
+			if int64(len(dst)-base) > limit {
+				return dst, ErrLimit
+			}
+		}
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, classify(err, false, true)
+		}
+	}
+}
+
+// classify turns a backend error into one of the package's errors.
+// atStart tells whether no byte of the stream has been read yet; ownSource
+// tells whether the data came from a reader of the package's own (then any
+// error is the data's fault), not from the caller's io.Reader, whose own
+// errors are passed through unchanged.
+func classify(err error, atStart, ownSource bool) error {
+	switch {
+	case err == io.EOF && atStart:
+		return ErrEmpty
+	case err == io.EOF, err == io.ErrUnexpectedEOF:
+		return fmt.Errorf("%w: %w", ErrTruncated, io.ErrUnexpectedEOF)
+	case ownSource || isFormatError(err):
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
+}
+
+// sink is what a pooled gzip writer writes to. It belongs to the pooled
+// state, so the writer never references the caller's io.Writer directly:
+// releasing the state clears the sink, and nothing the caller owns stays
+// pinned by the pool.
+type sink struct {
+	w   io.Writer       // streaming: forward to w
+	buf *bytebuf.Buffer // AppendCompress into scratch
+	b   []byte          // AppendCompress into dst's spare capacity
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	switch {
+	case s.w != nil:
+		return s.w.Write(p)
+	case s.buf != nil:
+		return s.buf.Write(p)
+	}
+	s.b = append(s.b, p...)
+	return len(p), nil
+}
+
+// writerState is a pooled gzip writer with the sink it writes to.
+type writerState struct {
+	gz    *gzWriter
+	sink  sink
+	level int
+}
+
+// numLevels counts the levels HuffmanOnly..BestCompression.
+const numLevels = BestCompression - HuffmanOnly + 1
+
+// writerPools holds one pool per level: a writer's tables depend on its
+// level. The pools hold pointers, so Get and Put allocate nothing.
+var writerPools [numLevels]pool.Pool[*writerState]
+
+// getWriter returns a writer state for level, which must be valid, with an
+// empty sink. The state belongs to the caller until putWriter.
+func getWriter(level int) *writerState {
+	st := writerPools[level-HuffmanOnly].Get()
+	if st == nil {
+		st = &writerState{level: level}
+		gz, err := newGzWriter(&st.sink, level)
+		if err != nil {
+			panic("gzpool: backend refused a checked level: " + err.Error())
+		}
+		st.gz = gz
+	}
+	return st
+}
+
+// putWriter clears st's sink, resets its writer to a fresh stream and
+// returns it to the pool of level. After putWriter the caller must not use
+// st, nor anything written through it.
+func putWriter(st *writerState) {
+	st.sink = sink{}
+	st.gz.Reset(&st.sink)
+	writerPools[st.level-HuffmanOnly].Put(st)
+}

@@ -1,0 +1,369 @@
+package gzpool
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// DefaultMinSize is the smallest response body, in bytes, that Handler
+// compresses unless WithMinSize says otherwise. Below about a kilobyte the
+// gzip header, trailer and Content-Encoding header eat most of the saving,
+// and a response usually fits one TCP segment either way.
+const DefaultMinSize = 1024
+
+// maxRetainedBuf is the largest first-bytes buffer a pooled response writer
+// keeps; handlers configured with a larger minimum size allocate theirs
+// per request rather than pinning it in the pool.
+const maxRetainedBuf = 64 << 10
+
+// Option configures Handler.
+type Option func(*handler)
+
+// WithLevel sets the compression level of Handler's responses: one of
+// HuffmanOnly, DefaultCompression or 0 to 9. Handler panics on other
+// values.
+func WithLevel(level int) Option {
+	return func(h *handler) { h.level = level }
+}
+
+// WithMinSize sets the smallest response body Handler compresses; shorter
+// bodies are sent as they are. Handler buffers up to n bytes of each
+// response to decide, unless the handler sets Content-Length. Zero or less
+// compresses every body.
+func WithMinSize(n int) Option {
+	return func(h *handler) { h.minSize = max(n, 0) }
+}
+
+// Handler returns an http.Handler that serves h with its responses gzipped
+// for clients that accept gzip, using pooled writers.
+//
+// Handler compresses a response when the request's Accept-Encoding admits
+// gzip (q-values honoured: "gzip;q=0" refuses it, "*" admits it unless
+// gzip is refused by name), the method is not HEAD, the status is not 1xx,
+// 204, 206 or 304, the handler set no Content-Encoding or Content-Range
+// of its own, and the body reaches the minimum size (DefaultMinSize unless
+// WithMinSize): it buffers the first bytes to decide, or goes by the
+// Content-Length the handler set. A compressed response carries
+// "Content-Encoding: gzip" and no Content-Length. Handler adds
+// "Vary: Accept-Encoding" to every response it might have compressed,
+// whether it did or not.
+//
+// The ResponseWriter Handler passes to h implements http.Flusher: Flush
+// sends everything written so far through the compressor to the client, so
+// streaming responses keep streaming. It also unwraps for
+// http.ResponseController, which reaches the server's deadlines and
+// Hijack through it.
+//
+// If h panics, Handler neither finishes the response nor returns the
+// half-used gzip writer to its pool; the panic goes on to the server.
+func Handler(h http.Handler, opts ...Option) http.Handler {
+	hd := &handler{next: h, level: DefaultCompression, minSize: DefaultMinSize}
+	for _, opt := range opts {
+		opt(hd)
+	}
+	if err := checkLevel(hd.level); err != nil {
+		panic(fmt.Sprintf("gzpool.Handler: %v", err))
+	}
+	return hd
+}
+
+type handler struct {
+	next    http.Handler
+	level   int
+	minSize int
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	addVary(hdr)
+	if r.Method == http.MethodHead || !acceptsGzip(r.Header["Accept-Encoding"]) {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	rw := getResponseWriter(w, h)
+	defer rw.release() // also when h panics: then rw.done is false
+	h.next.ServeHTTP(rw, r)
+	rw.finish()
+}
+
+// addVary adds "Vary: Accept-Encoding" unless hdr already names it.
+func addVary(hdr http.Header) {
+	vals := hdr["Vary"]
+	for _, v := range vals {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f == "*" || strings.EqualFold(f, "Accept-Encoding") {
+				return
+			}
+		}
+	}
+	// A slice of our own, allocated here: the server may read the header
+	// map after ServeHTTP returns, so it must not hold pooled memory, and
+	// it must not share a package-level slice a handler could modify.
+	hdr["Vary"] = append(vals, "Accept-Encoding")
+}
+
+// acceptsGzip reports whether the Accept-Encoding field values admit gzip
+// (or its alias x-gzip), by q-value: a named gzip (or x-gzip) wins over
+// "*", and q=0 refuses. It allocates nothing.
+func acceptsGzip(values []string) bool {
+	gzipQ, starQ := -1, -1 // q-values in thousandths, -1 when absent
+	for _, v := range values {
+		for v != "" {
+			var item string
+			item, v, _ = strings.Cut(v, ",")
+			name, params, _ := strings.Cut(item, ";")
+			name = strings.TrimSpace(name)
+			var q int
+			switch {
+			case strings.EqualFold(name, "gzip"), strings.EqualFold(name, "x-gzip"):
+				q = parseQ(params)
+				gzipQ = max(gzipQ, q)
+			case name == "*":
+				q = parseQ(params)
+				starQ = max(starQ, q)
+			}
+		}
+	}
+	if gzipQ >= 0 {
+		return gzipQ > 0
+	}
+	return starQ > 0
+}
+
+// parseQ returns the q-value, in thousandths, of the parameters after a
+// coding name ("; q=0.5" gives 500). A missing q means 1000; a malformed
+// one means 0, so that a coding is used only when the client clearly
+// accepts it.
+func parseQ(params string) int {
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		k, val, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "q") {
+			continue
+		}
+		return qValue(strings.TrimSpace(val))
+	}
+	return 1000
+}
+
+// qValue parses RFC 9110's qvalue: "0" or "1", optionally followed by a
+// dot and up to three digits, 1 not exceeding 1.000.
+func qValue(s string) int {
+	if s == "" || (s[0] != '0' && s[0] != '1') {
+		return 0
+	}
+	q := int(s[0]-'0') * 1000
+	rest := s[1:]
+	if rest == "" {
+		return q
+	}
+	if rest[0] != '.' || len(rest) > 4 {
+		return 0
+	}
+	scale := 100
+	for _, c := range []byte(rest[1:]) {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		q += int(c-'0') * scale
+		scale /= 10
+	}
+	if q > 1000 {
+		return 0
+	}
+	return q
+}
+
+// Response writer states.
+const (
+	undecided   = iota // buffering the first bytes
+	passthrough        // sending the body as the handler writes it
+	compressing        // sending the body through gz
+)
+
+// responseWriter is the http.ResponseWriter Handler gives the wrapped
+// handler. It is pooled: a ResponseWriter must not be used after
+// ServeHTTP returns (net/http's rule), so Handler owns it again then.
+type responseWriter struct {
+	w      http.ResponseWriter
+	h      *handler
+	gz     *writerState // set while compressing
+	buf    []byte       // the first bytes, while undecided
+	status int          // 0 until the handler sets one
+	state  int
+	done   bool // finish ran to the end
+}
+
+// rwPool holds pointers, so Get and Put allocate nothing.
+var rwPool pool.Pool[*responseWriter]
+
+func getResponseWriter(w http.ResponseWriter, h *handler) *responseWriter {
+	rw := rwPool.Get()
+	if rw == nil {
+		rw = new(responseWriter)
+	}
+	rw.w, rw.h = w, h
+	return rw
+}
+
+// release returns rw to its pool, emptied. When finish did not run to the
+// end (the handler panicked, or writing to the client panicked), the gzip
+// writer may be half-way through a stream: it is dropped, not pooled.
+func (rw *responseWriter) release() {
+	if rw.gz != nil && rw.done {
+		putWriter(rw.gz)
+	}
+	buf := rw.buf[:0]
+	if cap(buf) > maxRetainedBuf {
+		buf = nil
+	}
+	*rw = responseWriter{buf: buf}
+	rwPool.Put(rw)
+}
+
+// Header returns the header map of the underlying ResponseWriter.
+func (rw *responseWriter) Header() http.Header { return rw.w.Header() }
+
+// Unwrap returns the underlying ResponseWriter, for
+// http.ResponseController.
+func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
+
+// WriteHeader records the status. Informational statuses other than 101
+// go to the client at once; a response that cannot be compressed is
+// started at once, and others wait for the first bytes of the body.
+func (rw *responseWriter) WriteHeader(code int) {
+	if rw.status != 0 || rw.state != undecided {
+		return // superfluous, as net/http ignores it
+	}
+	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+		rw.w.WriteHeader(code)
+		return
+	}
+	rw.status = code
+	if !rw.compressible() {
+		rw.startPassthrough()
+		return
+	}
+	if cl := rw.w.Header().Get("Content-Length"); cl != "" {
+		if n, err := strconv.ParseInt(cl, 10, 64); err == nil && n < int64(rw.h.minSize) {
+			rw.startPassthrough()
+		}
+	}
+}
+
+// compressible reports whether the status and headers allow compression.
+func (rw *responseWriter) compressible() bool {
+	switch rw.status {
+	case http.StatusSwitchingProtocols, http.StatusNoContent,
+		http.StatusPartialContent, http.StatusNotModified:
+		return false
+	}
+	hdr := rw.w.Header()
+	return hdr.Get("Content-Encoding") == "" && hdr.Get("Content-Range") == ""
+}
+
+// Write buffers or compresses p.
+func (rw *responseWriter) Write(p []byte) (int, error) {
+	if rw.status == 0 {
+		rw.WriteHeader(http.StatusOK)
+	}
+	switch rw.state {
+	case passthrough:
+		return rw.w.Write(p)
+	case compressing:
+		return rw.gz.gz.Write(p)
+	}
+	if len(rw.buf)+len(p) < rw.h.minSize {
+		rw.buf = append(rw.buf, p...)
+		return len(p), nil
+	}
+	if err := rw.startGzip(p); err != nil {
+		return 0, err
+	}
+	return rw.gz.gz.Write(p)
+}
+
+// startPassthrough sends the header and the buffered bytes as they are.
+func (rw *responseWriter) startPassthrough() {
+	rw.state = passthrough
+	rw.w.WriteHeader(rw.status)
+	if len(rw.buf) > 0 {
+		_, _ = rw.w.Write(rw.buf) // a failed write shows on the next one
+		rw.buf = rw.buf[:0]
+	}
+}
+
+// startGzip sends the header of a compressed response and the buffered
+// bytes through a pooled gzip writer. next is the data about to be
+// written, used with the buffer to sniff a missing Content-Type.
+func (rw *responseWriter) startGzip(next []byte) error {
+	hdr := rw.w.Header()
+	if _, ok := hdr["Content-Type"]; !ok {
+		// Sniff the uncompressed data, as net/http would: it would
+		// otherwise sniff the gzip bytes.
+		sniff := rw.buf
+		if len(sniff) < 512 && len(next) > 0 {
+			sniff = append(sniff, next[:min(len(next), 512-len(sniff))]...)
+			rw.buf = sniff[:len(rw.buf)]
+		}
+		hdr["Content-Type"] = []string{http.DetectContentType(sniff)}
+	}
+	delete(hdr, "Content-Length")
+	hdr["Content-Encoding"] = []string{"gzip"}
+	rw.state = compressing
+	rw.w.WriteHeader(rw.status)
+	rw.gz = getWriter(rw.h.level)
+	rw.gz.sink.w = rw.w
+	if len(rw.buf) > 0 {
+		_, err := rw.gz.gz.Write(rw.buf)
+		rw.buf = rw.buf[:0]
+		return err
+	}
+	return nil
+}
+
+// Flush sends everything written so far to the client, compressed if the
+// response is compressed.
+func (rw *responseWriter) Flush() { _ = rw.FlushError() }
+
+// FlushError is Flush returning the error, for http.ResponseController.
+func (rw *responseWriter) FlushError() error {
+	if rw.status == 0 {
+		rw.WriteHeader(http.StatusOK)
+	}
+	if rw.state == undecided {
+		// A flushing handler is streaming: compress what is to come.
+		if err := rw.startGzip(nil); err != nil {
+			return err
+		}
+	}
+	if rw.state == compressing {
+		if err := rw.gz.gz.Flush(); err != nil {
+			return err
+		}
+	}
+	if f, ok := rw.w.(http.Flusher); ok {
+		f.Flush()
+		return nil
+	}
+	return http.NewResponseController(rw.w).Flush()
+}
+
+// finish completes the response after the handler returned normally:
+// sends a short buffered body as it is, or ends the gzip stream.
+func (rw *responseWriter) finish() {
+	switch rw.state {
+	case undecided:
+		if rw.status != 0 {
+			rw.startPassthrough()
+		}
+	case compressing:
+		_ = rw.gz.gz.Close() // the client sees a truncated body on error
+	}
+	rw.done = true
+}
