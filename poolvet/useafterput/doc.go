@@ -1,0 +1,49 @@
+// Package useafterput defines an Analyzer that reports pooled values used
+// after they were put back into their pool.
+//
+// # Analyzer useafterput
+//
+// useafterput: report pooled values, and memory aliasing them, used after Put
+//
+// Once a value is Put, the pool may hand it to another goroutine at once:
+// any later read or write through the old reference is a data race, and any
+// slice taken from it (buf.Bytes(), *p for a pooled *[]T, a slice field)
+// changes under its holder's feet. The analyzer reports, within one
+// function:
+//
+//   - a use of the variable handed to Put, or of a local variable holding a
+//     slice or field of it, in the statements that follow the Put;
+//   - with a deferred Put, which runs after the return values are computed,
+//     returning, sending or storing (in a package variable or through a
+//     parameter) the pooled value itself or memory it owns.
+//
+// Copies made before the Put are fine: buf.String(), string(b),
+// bytes.Clone, append([]byte(nil), b...), and a *T dereference of a struct
+// holding no slices or maps. Pools are recognised by poolcall: sync.Pool,
+// poolkit's pool, slicepool and bytebuf, and functions wrapping them.
+//
+// Bad: the caller receives the pool's buffer, which the deferred Put
+// recycles as the function returns.
+//
+//	func render(v int) []byte {
+//		buf := bufPool.Get().(*bytes.Buffer)
+//		defer bufPool.Put(buf)
+//		buf.Reset()
+//		fmt.Fprint(buf, v)
+//		return buf.Bytes()
+//	}
+//
+// Good: copy out while the buffer is still owned.
+//
+//	func render(v int) []byte {
+//		buf := bufPool.Get().(*bytes.Buffer)
+//		defer bufPool.Put(buf)
+//		buf.Reset()
+//		fmt.Fprint(buf, v)
+//		return append([]byte(nil), buf.Bytes()...)
+//	}
+//
+// A suggested fix copies a returned byte slice (or slice of a basic type)
+// out with append. Uses across loop iterations and in closures are not
+// followed.
+package useafterput

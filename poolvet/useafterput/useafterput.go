@@ -1,0 +1,667 @@
+package useafterput
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports pooled values, and memory aliasing them, used after
+// they were put back into their pool.
+var Analyzer = &analysis.Analyzer{
+	Name:     "useafterput",
+	Doc:      analyzerDoc(doc, "useafterput"),
+	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/useafterput",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	for _, c := range pc.Calls {
+		if c.Op != poolcall.Put || c.Value == nil {
+			continue
+		}
+		x := putVar(pass.TypesInfo, c.Value)
+		if x == nil {
+			continue
+		}
+		cur, ok := ins.Root().FindNode(c.Call)
+		if !ok {
+			continue
+		}
+		switch parent := cur.Parent(); p := parent.Node().(type) {
+		case *ast.DeferStmt:
+			if body := enclosingBody(parent); body != nil {
+				checkDeferred(pass, c, x, p, body)
+			}
+		case *ast.ExprStmt:
+			if d, body := deferredLit(parent); d != nil {
+				checkDeferred(pass, c, x, d, body)
+				continue
+			}
+			checkAfter(pass, c, x, parent)
+		}
+	}
+	return nil, nil
+}
+
+// putVar returns the local variable handed to a Put: x in Put(x), Put(&x)
+// or Put(any(x)). It returns nil for anything else.
+func putVar(info *types.Info, v ast.Expr) *types.Var {
+	for {
+		v = ast.Unparen(v)
+		if call, ok := v.(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+				v = call.Args[0]
+				continue
+			}
+		}
+		if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			v = u.X
+			continue
+		}
+		break
+	}
+	id, ok := v.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	x, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || x.IsField() || x.Pkg() == nil || x.Parent() == nil || x.Parent() == x.Pkg().Scope() {
+		return nil
+	}
+	return x
+}
+
+// enclosingBody returns the body of the function containing cur.
+func enclosingBody(cur inspector.Cursor) *ast.BlockStmt {
+	for e := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch f := e.Node().(type) {
+		case *ast.FuncDecl:
+			return f.Body
+		case *ast.FuncLit:
+			return f.Body
+		}
+	}
+	return nil
+}
+
+// deferredLit recognises a Put inside "defer func() { ... }()": it returns
+// the defer statement and the body of the function that runs it.
+func deferredLit(stmt inspector.Cursor) (*ast.DeferStmt, *ast.BlockStmt) {
+	for e := range stmt.Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+		lit, ok := e.Node().(*ast.FuncLit)
+		if !ok {
+			return nil, nil
+		}
+		call, ok := e.Parent().Node().(*ast.CallExpr)
+		if !ok || ast.Unparen(call.Fun) != lit {
+			return nil, nil
+		}
+		d, ok := e.Parent().Parent().Node().(*ast.DeferStmt)
+		if !ok || d.Call != call {
+			return nil, nil
+		}
+		return d, enclosingBody(e.Parent())
+	}
+	return nil, nil
+}
+
+// checkAfter reports uses of x, or of variables aliasing it, in the
+// statements that follow the Put in the same statement list.
+func checkAfter(pass *analysis.Pass, c *poolcall.Call, x *types.Var, stmt inspector.Cursor) {
+	list := stmtList(stmt.Parent().Node())
+	i := indexOf(list, stmt.Node())
+	body := enclosingBody(stmt)
+	if i < 0 || body == nil {
+		return
+	}
+	info := pass.TypesInfo
+	al := newAliaser(info, x, body)
+	line := pass.Fset.Position(c.Pos()).Line
+	live := map[types.Object]bool{x: true}
+	for v := range al.vars {
+		live[v] = true
+	}
+	for _, s := range list[i+1:] {
+		var (
+			found *ast.Ident
+			stop  bool
+		)
+		ast.Inspect(s, func(n ast.Node) bool {
+			if found != nil || stop {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // may never run
+			case *ast.AssignStmt:
+				for _, r := range n.Rhs {
+					if id := firstUse(info, r, live); id != nil {
+						found = id
+						return false
+					}
+				}
+				for _, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+						if obj := info.ObjectOf(id); live[obj] {
+							if obj == x {
+								stop = true
+							}
+							delete(live, obj)
+						}
+						continue
+					}
+					if id := firstUse(info, l, live); id != nil {
+						found = id
+						return false
+					}
+				}
+				return false
+			case *ast.Ident:
+				if live[info.ObjectOf(n)] {
+					found = n
+				}
+			}
+			return true
+		})
+		if found != nil {
+			obj := info.ObjectOf(found)
+			if obj == x {
+				pass.Reportf(found.Pos(), "%s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)
+			} else {
+				pass.Reportf(found.Pos(), "%s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)
+			}
+			return
+		}
+		if stop || !live[x] {
+			return
+		}
+	}
+}
+
+// firstUse returns the first identifier in e denoting one of live, outside
+// function literals.
+func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ident {
+	var found *ast.Ident
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			if live[info.ObjectOf(n)] {
+				found = n
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// checkDeferred reports values aliasing x that leave the function (returned,
+// sent, stored in a global or through a parameter) while a deferred Put
+// hands x back to its pool as the function returns.
+func checkDeferred(pass *analysis.Pass, c *poolcall.Call, x *types.Var, d *ast.DeferStmt, body *ast.BlockStmt) {
+	info := pass.TypesInfo
+	if assignedAfter(info, x, body, d.End()) {
+		return // the Put may concern another value than the one returned
+	}
+	al := newAliaser(info, x, body)
+	line := pass.Fset.Position(c.Pos()).Line
+	escapes := func(e ast.Expr, verb string) {
+		switch al.kind(e) {
+		case self:
+			pass.Report(analysis.Diagnostic{
+				Pos: e.Pos(), End: e.End(),
+				Message: fmt.Sprintf("%s %s, which the deferred Put on line %d hands back to %s as the function returns: its next user will share it",
+					verb, x.Name(), line, c.PoolName),
+			})
+		case strong:
+			diag := analysis.Diagnostic{
+				Pos: e.Pos(), End: e.End(),
+				Message: fmt.Sprintf("%s memory of %s, which the deferred Put on line %d hands back to %s as the function returns; copy it out first",
+					verb, x.Name(), line, c.PoolName),
+			}
+			if verb == "returns" {
+				if text := copyOut(pass, e); text != "" {
+					diag.SuggestedFixes = []analysis.SuggestedFix{{
+						Message:   "Copy the result out of the pooled value",
+						TextEdits: []analysis.TextEdit{{Pos: e.Pos(), End: e.End(), NewText: []byte(text)}},
+					}}
+				}
+			}
+			pass.Report(diag)
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || n.Pos() < d.End() {
+			return n != nil && n.End() > d.End()
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				escapes(r, "returns")
+			}
+		case *ast.SendStmt:
+			escapes(n.Value, "sends")
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				return true
+			}
+			for i, l := range n.Lhs {
+				if outlives(info, l, body) {
+					escapes(n.Rhs[i], "stores")
+				}
+			}
+		}
+		return true
+	})
+}
+
+// outlives reports whether storing into l keeps the value after the
+// function returns: l is, or is reached through, a package variable, a
+// parameter or the receiver.
+func outlives(info *types.Info, l ast.Expr, body *ast.BlockStmt) bool {
+	direct := true
+	for {
+		switch e := ast.Unparen(l).(type) {
+		case *ast.Ident:
+			v, ok := info.ObjectOf(e).(*types.Var)
+			if !ok || v.Pkg() == nil {
+				return false
+			}
+			if v.Parent() == v.Pkg().Scope() {
+				return true
+			}
+			// A parameter or receiver, written through (not reassigned).
+			declaredInside := v.Pos() >= body.Pos() && v.Pos() < body.End()
+			return !direct && !declaredInside && isPointerLike(v.Type())
+		case *ast.SelectorExpr:
+			if _, ok := info.Selections[e]; !ok {
+				// pkg.Var
+				v, ok := info.Uses[e.Sel].(*types.Var)
+				return ok && !v.IsField()
+			}
+			l, direct = e.X, false
+		case *ast.StarExpr:
+			l, direct = e.X, false
+		case *ast.IndexExpr:
+			if _, ok := info.TypeOf(e.X).Underlying().(*types.Array); ok {
+				l = e.X // an array element is part of the array variable
+				continue
+			}
+			l, direct = e.X, false
+		default:
+			return false
+		}
+	}
+}
+
+func isPointerLike(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Slice, *types.Chan, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// assignedAfter reports whether x is assigned, or its address taken, after
+// pos within body.
+func assignedAfter(info *types.Info, x *types.Var, body *ast.BlockStmt, pos token.Pos) bool {
+	found := false
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.ObjectOf(id) == x
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if n.End() <= pos {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if n.Pos() > pos && is(l) {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if n.Pos() > pos && is(n.X) {
+				found = true
+			}
+		case *ast.RangeStmt:
+			if n.Pos() > pos && ((n.Key != nil && is(n.Key)) || (n.Value != nil && is(n.Value))) {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if n.Pos() > pos && n.Op == token.AND && is(n.X) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// copyOut returns source text that copies the slice e, or "".
+func copyOut(pass *analysis.Pass, e ast.Expr) string {
+	t := pass.TypesInfo.TypeOf(e)
+	if t == nil {
+		return ""
+	}
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	src := types.ExprString(e)
+	basic, ok := types.Unalias(sl.Elem()).(*types.Basic)
+	if !ok {
+		return ""
+	}
+	if basic.Kind() == types.Byte || basic.Kind() == types.Uint8 {
+		return "append([]byte(nil), " + src + "...)"
+	}
+	return "append([]" + basic.Name() + "(nil), " + src + "...)"
+}
+
+func stmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
+
+func indexOf(list []ast.Stmt, n ast.Node) int {
+	for i, s := range list {
+		if s == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// Alias kinds, from weakest to strongest.
+const (
+	none   = iota
+	weak   // a pointer field of the pooled value: aliases only through what it points to
+	strong // memory owned by the pooled value: a slice of it, a field slice, Bytes()
+	self   // the pooled value itself
+)
+
+// aliaser classifies expressions by how they alias one pooled variable.
+type aliaser struct {
+	info *types.Info
+	x    *types.Var
+	vars map[types.Object]bool // local variables only ever assigned memory of x
+}
+
+func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt) *aliaser {
+	a := &aliaser{info: info, x: x, vars: map[types.Object]bool{}}
+	// Candidates: locals assigned a strong alias of x somewhere; drop those
+	// also assigned anything else. Repeat, for aliases of aliases.
+	for changed := true; changed; {
+		changed = false
+		good, bad := map[types.Object]bool{}, map[types.Object]bool{}
+		record := func(obj types.Object, rhs ast.Expr) {
+			v, ok := obj.(*types.Var)
+			if !ok || v == x || v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+				return
+			}
+			if rhs != nil && a.kind(rhs) >= strong && a.kind(rhs) != self {
+				good[v] = true
+			} else {
+				bad[v] = true
+			}
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					id, ok := ast.Unparen(l).(*ast.Ident)
+					if !ok {
+						continue
+					}
+					var rhs ast.Expr
+					if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
+						rhs = n.Rhs[i]
+					}
+					record(info.ObjectOf(id), rhs)
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					var rhs ast.Expr
+					if len(n.Names) == len(n.Values) {
+						rhs = n.Values[i]
+					}
+					record(info.ObjectOf(id), rhs)
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						record(info.ObjectOf(id), nil)
+					}
+				}
+			case *ast.UnaryExpr:
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+					record(info.ObjectOf(id), nil) // may be written through the pointer
+				}
+			}
+			return true
+		})
+		for v := range good {
+			if !bad[v] && !a.vars[v] {
+				a.vars[v] = true
+				changed = true
+			}
+		}
+		for v := range a.vars {
+			if bad[v] {
+				delete(a.vars, v)
+				changed = true
+			}
+		}
+	}
+	return a
+}
+
+// kind says how e aliases the pooled variable.
+func (a *aliaser) kind(e ast.Expr) int {
+	info := a.info
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		obj := info.ObjectOf(e)
+		if obj == a.x {
+			return self
+		}
+		if a.vars[obj] {
+			return strong
+		}
+	case *ast.StarExpr:
+		if a.kind(e.X) != none && hasRefs(info.TypeOf(e)) {
+			return strong
+		}
+	case *ast.SliceExpr:
+		if k := a.kind(e.X); k != none {
+			if _, isStr := info.TypeOf(e).Underlying().(*types.Basic); isStr {
+				return none
+			}
+			return strong
+		}
+	case *ast.IndexExpr:
+		if a.kind(e.X) != none && hasRefs(info.TypeOf(e)) {
+			return strong
+		}
+	case *ast.SelectorExpr:
+		sel := info.Selections[e]
+		if sel == nil || sel.Kind() != types.FieldVal || a.kind(e.X) == none {
+			return none
+		}
+		t := info.TypeOf(e)
+		if hasRefs(t) {
+			return strong
+		}
+		if _, ok := t.Underlying().(*types.Pointer); ok {
+			return weak
+		}
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			if _, isIdent := ast.Unparen(e.X).(*ast.Ident); !isIdent && a.kind(e.X) != none {
+				return strong
+			}
+		}
+	case *ast.CompositeLit:
+		for _, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			if a.kind(elt) >= strong {
+				return strong
+			}
+		}
+	case *ast.CallExpr:
+		return a.callKind(e)
+	}
+	return none
+}
+
+func (a *aliaser) callKind(call *ast.CallExpr) int {
+	info := a.info
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		if len(call.Args) != 1 {
+			return none
+		}
+		if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return none // string(b) copies
+		}
+		k := a.kind(call.Args[0])
+		if k == self {
+			if _, isIface := tv.Type.Underlying().(*types.Interface); isIface {
+				return self
+			}
+		}
+		if k >= strong && hasRefs(tv.Type) {
+			return strong
+		}
+		return none
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			if b.Name() == "append" && len(call.Args) > 0 && a.kind(call.Args[0]) >= strong {
+				return strong
+			}
+			return none
+		}
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return none
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() != nil {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || a.kind(sel.X) == none {
+			return none
+		}
+		if (fn.Name() == "Bytes" || fn.Name() == "AvailableBuffer") && aliasingBuffer(sig.Recv().Type()) {
+			return strong
+		}
+		return none
+	}
+	if fn.Pkg().Path() == "bytes" && len(call.Args) > 0 && strings.HasPrefix(fn.Name(), "Trim") && a.kind(call.Args[0]) >= strong {
+		return strong // bytes.Trim* return subslices of their argument
+	}
+	return none
+}
+
+// aliasingBuffer reports whether t is a buffer type whose Bytes method
+// returns its own storage.
+func aliasingBuffer(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	switch named.Obj().Pkg().Path() + "." + named.Obj().Name() {
+	case "bytes.Buffer",
+		poolcall.PoolkitByteBuf + ".Buffer",
+		"go.uber.org/zap/buffer.Buffer",
+		"github.com/valyala/bytebufferpool.ByteBuffer":
+		return true
+	}
+	return false
+}
+
+// hasRefs reports whether a value of type t shares memory with its copies:
+// it is, or directly contains, a slice or a map.
+func hasRefs(t types.Type) bool {
+	return hasRefsDepth(t, 0)
+}
+
+func hasRefsDepth(t types.Type, depth int) bool {
+	if t == nil || depth > 8 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	case *types.Array:
+		return hasRefsDepth(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if hasRefsDepth(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// analyzerDoc returns the part of the package documentation starting at
+// "# Analyzer name", without the heading and comment markers.
+func analyzerDoc(src, name string) string {
+	var lines []string
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		if l == "# Analyzer "+name {
+			in = true
+			continue
+		}
+		if in {
+			lines = append(lines, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
