@@ -48,13 +48,22 @@ type Pool[T any] struct {
 	keep  func(T) bool
 	stats *counters // nil unless WithStats
 
-	shape atomic.Uint32 // shapeUnknown, shapePointer or shapeBoxed
+	// mode is shapeUnknown until the first use works out how T is
+	// stored, then shapePointer or shapeBoxed, with hooksBit set when the
+	// pool has a reset or keep function or counts stats. Get and Put load
+	// it once: a pointer-shaped pool without hooks (mode == shapePointer)
+	// takes a fast path small enough to be inlined into the caller.
+	mode  atomic.Uint32
+	hooks bool // set by New when any option was given
 }
 
 const (
 	shapeUnknown uint32 = iota
 	shapePointer
 	shapeBoxed
+
+	shapeMask uint32 = 3
+	hooksBit  uint32 = 4
 )
 
 // Option configures a Pool made by New.
@@ -91,7 +100,8 @@ func New[T any](newFn func() T, opts ...Option[T]) *Pool[T] {
 	for _, opt := range opts {
 		opt(p)
 	}
-	p.shapeOf()
+	p.hooks = p.reset != nil || p.keep != nil || p.stats != nil
+	p.initMode()
 	return p
 }
 
@@ -102,10 +112,21 @@ func New[T any](newFn func() T, opts ...Option[T]) *Pool[T] {
 // from the pool were reset by Put when the pool has a reset function; values
 // made by New are as New made them.
 func (p *Pool[T]) Get() T {
+	if p.mode.Load() == shapePointer {
+		if v := p.values.Get(); v != nil {
+			return v.(T)
+		}
+		return p.make()
+	}
+	return p.getSlow()
+}
+
+// getSlow is Get for pools that count stats or box their values.
+func (p *Pool[T]) getSlow() T {
 	if p.stats != nil {
 		p.stats.gets.Add(1)
 	}
-	if p.shapeOf() == shapePointer {
+	if p.modeOf()&shapeMask == shapePointer {
 		if v := p.values.Get(); v != nil {
 			return v.(T)
 		}
@@ -130,7 +151,18 @@ func (p *Pool[T]) Get() T {
 // Get, possibly on another goroutine, owns it. Copy out what you still need
 // before calling Put.
 func (p *Pool[T]) Put(v T) {
-	shape := p.shapeOf()
+	if p.mode.Load() == shapePointer {
+		if !isNilPointer(&v) {
+			p.values.Put(v)
+		}
+		return
+	}
+	p.putSlow(v)
+}
+
+// putSlow is Put for pools with hooks or boxed values.
+func (p *Pool[T]) putSlow(v T) {
+	shape := p.modeOf() & shapeMask
 	if shape == shapePointer && isNilPointer(&v) {
 		return
 	}
@@ -199,19 +231,28 @@ func (p *Pool[T]) make() T {
 	return p.newFn()
 }
 
-// shapeOf reports how values of T are stored, working it out on first use
-// so that the zero Pool needs no constructor.
-func (p *Pool[T]) shapeOf() uint32 {
-	if s := p.shape.Load(); s != shapeUnknown {
-		return s
+// modeOf returns p.mode, working it out on first use so that the zero
+// Pool needs no constructor.
+func (p *Pool[T]) modeOf() uint32 {
+	if m := p.mode.Load(); m != shapeUnknown {
+		return m
 	}
-	s := shapeBoxed
+	return p.initMode()
+}
+
+// initMode works out how values of T are stored and records it, with
+// whether the pool has hooks, in p.mode.
+func (p *Pool[T]) initMode() uint32 {
+	m := shapeBoxed
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func:
-		s = shapePointer
+		m = shapePointer
 	}
-	p.shape.Store(s)
-	return s
+	if p.hooks {
+		m |= hooksBit
+	}
+	p.mode.Store(m)
+	return m
 }
 
 // isNilPointer reports whether *v, whose type is pointer-shaped, is nil.
