@@ -1,0 +1,260 @@
+// Package logfmt writes log records in logfmt, the line format of
+// space-separated key=value pairs read by Heroku's and Grafana Loki's
+// tooling and by github.com/go-logfmt/logfmt:
+//
+//	time=2006-01-02T15:04:05Z level=INFO msg="request done" path=/search status=200 took=1.5ms
+//
+// It has two front ends that share one encoder and one pool of buffers:
+// Line, which builds a record pair by pair and writes it with one Write
+// call, and NewHandler, a log/slog Handler. Both allocate nothing per record
+// for string, integer, float, bool, duration, time and error values.
+//
+// # Quoting
+//
+// A value is written bare unless it needs quotes: when it is empty, or holds
+// a space, '=', '"', a control character (bytes below 0x20 and 0x7f) or
+// bytes that are not valid UTF-8. A quoted value escapes '"' and '\' with a
+// backslash, newline, carriage return and tab as \n, \r and \t, other
+// control characters as \u00XX, and each byte of invalid UTF-8 as \ufffd,
+// the escapes of JSON strings. go-logfmt's Decoder, and the other common
+// logfmt parsers, read every value back as written, except that each byte of
+// invalid UTF-8 reads back as U+FFFD, the replacement character: logfmt has
+// no escape for a raw byte. Go's own escapes, such as \x00 written by
+// strconv.Quote and slog.TextHandler, are not used, as logfmt parsers
+// reject them.
+//
+// Keys are never quoted, as logfmt has no quoted keys. A key's bytes that a
+// parser would not accept in a key (space, '=', '"', control characters,
+// invalid UTF-8 and U+FFFD) are written as '_', and an empty key as "_".
+package logfmt
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// text is the type of string-like input the encoder reads: keys and values
+// come as strings from callers and as bytes from fmt and MarshalText.
+type text interface{ ~string | ~[]byte }
+
+// bare[c] is true for the ASCII bytes that may appear in a key or an
+// unquoted value. Bytes of 0x80 and above are looked at as UTF-8.
+var bare = func() (t [utf8.RuneSelf]bool) {
+	for c := '!'; c < utf8.RuneSelf; c++ {
+		t[c] = c != '=' && c != '"' && c != 0x7f
+	}
+	return t
+}()
+
+// needsQuotes reports whether s must be quoted to read back as a value.
+func needsQuotes[S text](s S) bool {
+	if len(s) == 0 {
+		return true
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if !bare[c] {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := decodeRune(s, i)
+		if r == utf8.RuneError && size == 1 {
+			return true // invalid UTF-8
+		}
+		i += size
+	}
+	return false
+}
+
+// decodeRune decodes the rune that starts at s[i]. It copies at most
+// utf8.UTFMax bytes to the stack so that one generic body serves strings and
+// byte slices without converting, and so without allocating.
+func decodeRune[S text](s S, i int) (rune, int) {
+	var tmp [utf8.UTFMax]byte
+	n := copy(tmp[:], s[i:])
+	return utf8.DecodeRune(tmp[:n])
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendValue appends s to dst as a logfmt value, quoted and escaped only
+// when it needs to be (see the package documentation), and returns the
+// extended slice.
+func AppendValue(dst []byte, s string) []byte { return appendValue(dst, s) }
+
+func appendValue[S text](dst []byte, s S) []byte {
+	if !needsQuotes(s) {
+		return append(dst, s...)
+	}
+	return appendQuoted(dst, s)
+}
+
+// appendQuoted appends s in double quotes with the JSON escapes that logfmt
+// parsers understand.
+func appendQuoted[S text](dst []byte, s S) []byte {
+	dst = append(dst, '"')
+	start := 0 // s[start:i] is pending, to be copied as it is
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' && c != 0x7f {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := decodeRune(s, i)
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendKey appends key to dst as a logfmt key and returns the extended
+// slice. Bytes that logfmt does not allow in a key are written as '_' (see
+// the package documentation), so that the line still parses.
+func AppendKey(dst []byte, key string) []byte {
+	if len(key) == 0 {
+		return append(dst, '_')
+	}
+	return appendKeyPart(dst, key)
+}
+
+// appendKeyPart appends key, sanitised, and nothing for an empty key.
+func appendKeyPart[S text](dst []byte, key S) []byte {
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c >= utf8.RuneSelf || !bare[c] {
+			return appendKeySlow(dst, key, i)
+		}
+	}
+	return append(dst, key...)
+}
+
+// appendKeySlow appends key whose first i bytes are plain ASCII, replacing
+// what a parser would reject with '_'. go-logfmt's Decoder rejects keys that
+// hold U+FFFD, even valid ones, so those are replaced too.
+func appendKeySlow[S text](dst []byte, key S, i int) []byte {
+	dst = append(dst, key[:i]...)
+	for i < len(key) {
+		c := key[i]
+		if c < utf8.RuneSelf {
+			if !bare[c] {
+				c = '_'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := decodeRune(key, i)
+		if r == utf8.RuneError {
+			dst = append(dst, '_')
+		} else {
+			dst = append(dst, key[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
+}
+
+// appendDuration appends d as d.String() writes it, without allocating:
+// "1h2m3.5s", "1.5ms", "0s".
+func appendDuration(dst []byte, d time.Duration) []byte {
+	u := uint64(d)
+	if d < 0 {
+		dst = append(dst, '-')
+		u = -u // also right for math.MinInt64, as an unsigned value
+	}
+	switch {
+	case u == 0:
+		return append(dst, '0', 's')
+	case u < uint64(time.Microsecond):
+		dst = appendUint(dst, u)
+		return append(dst, 'n', 's')
+	case u < uint64(time.Millisecond):
+		dst = appendFixed(dst, u, 3)
+		return append(dst, "µs"...)
+	case u < uint64(time.Second):
+		dst = appendFixed(dst, u, 6)
+		return append(dst, 'm', 's')
+	}
+	secs := u / uint64(time.Second)
+	if h := secs / 3600; h > 0 {
+		dst = appendUint(dst, h)
+		dst = append(dst, 'h')
+		dst = appendUint(dst, secs/60%60)
+		dst = append(dst, 'm')
+	} else if m := secs / 60; m > 0 {
+		dst = appendUint(dst, m)
+		dst = append(dst, 'm')
+	}
+	dst = appendFixed(dst, secs%60*uint64(time.Second)+u%uint64(time.Second), 9)
+	return append(dst, 's')
+}
+
+// appendFixed appends v / 10^prec with the fraction's trailing zeros, and
+// the point if nothing is left of it, removed.
+func appendFixed(dst []byte, v uint64, prec int) []byte {
+	pow := uint64(1)
+	for range prec {
+		pow *= 10
+	}
+	dst = appendUint(dst, v/pow)
+	frac := v % pow
+	if frac == 0 {
+		return dst
+	}
+	for frac%10 == 0 {
+		frac /= 10
+		prec--
+	}
+	dst = append(dst, '.')
+	n := len(dst)
+	for range prec {
+		dst = append(dst, '0')
+	}
+	for j := len(dst) - 1; j >= n; j-- {
+		dst[j] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return dst
+}
+
+// appendUint appends the decimal digits of u.
+func appendUint(dst []byte, u uint64) []byte {
+	var tmp [20]byte
+	i := len(tmp)
+	for u >= 10 {
+		i--
+		tmp[i] = byte('0' + u%10)
+		u /= 10
+	}
+	i--
+	tmp[i] = byte('0' + u)
+	return append(dst, tmp[i:]...)
+}
