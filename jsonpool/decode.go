@@ -1,0 +1,173 @@
+package jsonpool
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/pool"
+)
+
+// NewPool returns a pool of decode targets for Unmarshal and Decode. Its New
+// makes a zero T, and its Put zeroes each value it keeps, so that a value
+// waiting in the pool pins none of the strings, slices and maps of its last
+// use.
+//
+// Any *pool.Pool[*T] works with Unmarshal and Decode, including the zero
+// Pool: they zero the value they take before decoding into it whatever the
+// pool's reset does.
+func NewPool[T any]() *pool.Pool[*T] {
+	return pool.New(func() *T { return new(T) }, pool.WithReset(zero[T]))
+}
+
+// zero sets *v to the zero T and returns v.
+func zero[T any](v *T) *T {
+	var z T
+	*v = z
+	return v
+}
+
+// getTarget takes a value from p and zeroes it, so that no field, map entry
+// or slice element of an earlier use survives into this one. Zeroing drops
+// the value's slices and maps instead of letting encoding/json decode into
+// them in place: the result then never shares memory with a result handed
+// out earlier, which a caller may still hold a copy of.
+func getTarget[T any](p *pool.Pool[*T]) *T {
+	if v := p.Get(); v != nil {
+		return zero(v)
+	}
+	return new(T)
+}
+
+// Unmarshal decodes data into a *T taken from p and zeroed first, and
+// returns it. The result belongs to the caller, who puts it back into p
+// when done with it and must not use it, nor anything it points to that
+// was not copied out, after that.
+//
+// Unmarshal accepts exactly what json.Unmarshal accepts, one JSON value
+// with optional white space around it, and produces the same value. On
+// error it returns json.Unmarshal's error, unchanged, and a nil *T; the
+// value it took goes back into p zeroed, with nothing of the failed decode
+// in it.
+//
+// Unmarshal decodes with a pooled json.Decoder, whose decoder state and
+// read buffer are reused from call to call, so in steady state it
+// allocates only what the result itself holds: its strings, and its
+// slices and maps as they grow. (json.Unmarshal adds four allocations of
+// decoder state per call.) The result shares no memory with data.
+func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
+	v := getTarget(p)
+	if decodeFast(data, v) {
+		return v, nil
+	}
+	// The pooled decoder failed, or stopped before the end of data. Decode
+	// again with json.Unmarshal, the reference, so that the caller gets its
+	// error exactly, Offset included, and for any input on which the two
+	// might disagree, its result.
+	if err := json.Unmarshal(data, zero(v)); err != nil {
+		p.Put(zero(v))
+		return nil, err
+	}
+	return v, nil
+}
+
+// maxDecodeRetained is the largest document, in bytes, after which a
+// pooled decoder is dropped rather than kept. A json.Decoder keeps a copy of
+// what it read in a buffer that grows to about twice the largest document;
+// sync.Pool keeps a decoder per P and more, so a decoder that served a
+// huge document would pin that memory for every later small one. Documents
+// larger than this cost a fresh decoder buffer, small next to the work of
+// decoding that many bytes.
+const maxDecodeRetained = 1 << 20
+
+// decoder is a json.Decoder bound, once, to a source that is pointed at
+// the caller's bytes for the length of one call.
+type decoder struct {
+	src source
+	dec *json.Decoder
+}
+
+// source is the io.Reader a pooled json.Decoder reads: the bytes of the
+// current call, then io.EOF.
+type source struct {
+	data []byte
+}
+
+func (s *source) Read(p []byte) (int, error) {
+	if len(s.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.data)
+	s.data = s.data[n:]
+	return n, nil
+}
+
+// decoders holds *decoder, a pointer, which sync.Pool stores without an
+// interface allocation.
+var decoders = pool.New(func() *decoder {
+	d := new(decoder)
+	d.dec = json.NewDecoder(&d.src)
+	return d
+})
+
+// decodeFast decodes data into v with a pooled json.Decoder and reports
+// whether it succeeded on all of data. It puts the decoder back only when
+// the decoder is exactly as a fresh one would be but for its reused
+// buffers: it read all of data and stopped at the end of the value, so it
+// holds nothing unread, and it met no error, which a json.Decoder would
+// keep and return from every later call.
+func decodeFast(data []byte, v any) bool {
+	body := trimRightSpace(data)
+	d := decoders.Get()
+	d.src.data = body
+	start := d.dec.InputOffset()
+	err := d.dec.Decode(v)
+	ok := err == nil && d.dec.InputOffset()-start == int64(len(body))
+	d.src.data = nil // pin nothing of the caller's
+	if ok && len(body) <= maxDecodeRetained {
+		decoders.Put(d)
+	}
+	return ok
+}
+
+// trimRightSpace returns b without the JSON white space at its end.
+func trimRightSpace(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[len(b)-1] {
+		case ' ', '\t', '\n', '\r':
+			b = b[:len(b)-1]
+		default:
+			return b
+		}
+	}
+	return b
+}
+
+// readBuffers holds the buffers Decode reads its input into. A pool of its
+// own calibrates to the sizes of the documents decoded, apart from the
+// sizes of other buffers in the program, and drops the buffers of rare huge
+// documents instead of keeping them.
+var readBuffers bytebuf.Pool
+
+// Decode reads r to the end into a pooled buffer and decodes what it read,
+// as Unmarshal does, into a *T taken from p and zeroed first. It suits a
+// body that holds one JSON document, such as an HTTP request's: wrap r in
+// http.MaxBytesReader or io.LimitReader to bound how much it reads.
+//
+// Unlike json.Decoder, which reads one value and leaves the rest of the
+// stream unread, Decode reads to io.EOF and, like json.Unmarshal, reports
+// anything but white space after the value as an error. A read error from r
+// is returned unchanged; so is json.Unmarshal's error for the bytes read. On
+// any error the result is nil and the value taken from p goes back zeroed.
+//
+// The read buffer returns to its pool before Decode does: the result shares
+// no memory with it. In steady state Decode allocates only what Unmarshal
+// does: what the result holds.
+func Decode[T any](p *pool.Pool[*T], r io.Reader) (*T, error) {
+	buf := readBuffers.Get()
+	defer readBuffers.Put(buf)
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return Unmarshal(p, buf.B)
+}

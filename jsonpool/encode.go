@@ -1,0 +1,171 @@
+// Package jsonpool encodes and decodes JSON with encoding/json, the
+// compatibility baseline, without the allocations that do not belong to the
+// result: Marshal appends to a slice the caller owns, Encode hands its output
+// to an io.Writer in one Write with no Encoder to allocate, and Unmarshal and
+// Decode fill values taken from a pool.Pool, zeroed first, reading streams
+// through a pooled buffer.
+//
+// The output of Marshal and Encode is byte for byte that of
+// json.NewEncoder(w).Encode(v) (Marshal without its trailing newline, so
+// json.Marshal's), HTML escaping included, unless Options says otherwise;
+// the errors of every function are encoding/json's own, unchanged.
+//
+// # Ownership
+//
+// A *T returned by Unmarshal or Decode belongs to the caller until the
+// caller puts it back in its pool. After Put the caller must not touch it
+// again: copy out what you need first. Copying the struct is enough, since
+// jsonpool zeroes a value before decoding into it instead of reusing the
+// slices and maps it held, so a copy made before Put never shares memory
+// with what the next decode writes.
+//
+// # Engine
+//
+// jsonpool uses encoding/json and offers no path through
+// github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
+// output differs from encoding/json's by default (no HTML escaping, invalid
+// UTF-8 rejected, nil slices as []), it already pools its encoders, decoders
+// and buffers internally, so a wrapper would save it nothing, and the module
+// requires Go 1.26 while poolkit supports Go 1.24. Programs built with
+// GOEXPERIMENT=jsonv2 get the v2 engine under encoding/json, and so under
+// jsonpool, with v1 behaviour kept. See the README for the measurements.
+package jsonpool
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// Options changes how Marshal and Encode format their output. The zero
+// Options produces exactly what json.NewEncoder(w).Encode(v) produces.
+type Options struct {
+	// NoHTMLEscape leaves <, > and & as they are inside strings instead of
+	// escaping them as \u003c, \u003e and \u0026, as
+	// (*json.Encoder).SetEscapeHTML(false) does.
+	NoHTMLEscape bool
+	// Prefix and Indent, when either is not empty, indent the output as
+	// (*json.Encoder).SetIndent(Prefix, Indent) does; Marshal's output is
+	// then that of json.MarshalIndent.
+	Prefix, Indent string
+}
+
+// maxIndentRetained is the largest indented output, in bytes, after which a
+// pooled encoder is dropped rather than kept: a json.Encoder keeps the
+// buffer it indents into, and one huge document would otherwise pin that
+// memory in the pool for every later small one (the limit encoding/json/v2
+// and fmt use, go.dev/issue/23199).
+const maxIndentRetained = 64 << 10
+
+// encoder is a json.Encoder bound, once, to a sink that can be pointed at a
+// caller's slice or io.Writer for the length of one call. Pooling the pair
+// is what makes Encode free of the json.Encoder allocation and lets the
+// encoder's indentation buffer be reused.
+type encoder struct {
+	sink sink
+	enc  *json.Encoder
+}
+
+// sink is the io.Writer a pooled json.Encoder writes to. With w set it
+// forwards the one Write of each Encode to w; otherwise it appends to dst.
+type sink struct {
+	w         io.Writer
+	dst       []byte
+	indenting bool // the encoder indents into a buffer of its own
+	failed    bool // w.Write returned an error, which json.Encoder keeps
+	large     bool // the encoder indented more than maxIndentRetained bytes
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	if s.indenting && len(p) > maxIndentRetained {
+		s.large = true
+	}
+	if s.w != nil {
+		n, err := s.w.Write(p)
+		if err != nil {
+			s.failed = true
+		}
+		return n, err
+	}
+	s.dst = append(s.dst, p...)
+	return len(p), nil
+}
+
+// encoders holds *encoder: pointers, so sync.Pool stores them without an
+// interface allocation.
+var encoders = pool.New(func() *encoder {
+	e := new(encoder)
+	e.enc = json.NewEncoder(&e.sink)
+	return e
+})
+
+// getEncoder returns a pooled encoder set up for o.
+func getEncoder(o Options) *encoder {
+	e := encoders.Get()
+	e.enc.SetEscapeHTML(!o.NoHTMLEscape)
+	e.enc.SetIndent(o.Prefix, o.Indent)
+	e.sink.indenting = o.Prefix != "" || o.Indent != ""
+	return e
+}
+
+// putEncoder drops e's references to the caller's writer and slice, so the
+// pool pins neither, and keeps e unless its json.Encoder is no longer
+// usable: after a Write error a json.Encoder returns that error from every
+// later Encode, and after a large indented document it holds a large
+// buffer.
+func putEncoder(e *encoder) {
+	failed, large := e.sink.failed, e.sink.large
+	e.sink = sink{}
+	if failed || large {
+		return
+	}
+	encoders.Put(e)
+}
+
+// Marshal appends the JSON encoding of v to dst and returns the extended
+// slice. The bytes appended are those json.Marshal(v) returns. On error dst
+// is returned as it was, and the error is encoding/json's.
+//
+// Marshal allocates nothing of its own: when dst has room for the output,
+// the call makes no allocation beyond those encoding/json makes for v's
+// types (none for structs of strings, numbers and slices of them). Pass v
+// as a pointer: a struct passed by value is copied into an interface,
+// which allocates.
+func Marshal(dst []byte, v any) ([]byte, error) {
+	return Options{}.Marshal(dst, v)
+}
+
+// Encode writes the JSON encoding of v, followed by a newline, to w in a
+// single Write call, exactly as json.NewEncoder(w).Encode(v) does but
+// without allocating the Encoder. The bytes come from encoding/json's own
+// pooled buffer and are handed to w without a copy; w must not keep them
+// after Write returns, as the io.Writer contract says. Nothing is written
+// when v cannot be encoded. Errors, from the encoding or from w, are
+// returned unchanged.
+func Encode(w io.Writer, v any) error {
+	return Options{}.Encode(w, v)
+}
+
+// Marshal is like the package's Marshal, formatted as o says.
+func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
+	e := getEncoder(o)
+	e.sink.dst = dst
+	err := e.enc.Encode(v)
+	out := e.sink.dst
+	putEncoder(e)
+	if err != nil {
+		return dst, err
+	}
+	// json.Encoder ends every value with a newline; json.Marshal does not.
+	return out[:len(out)-1], nil
+}
+
+// Encode is like the package's Encode, formatted as o says.
+func (o Options) Encode(w io.Writer, v any) error {
+	e := getEncoder(o)
+	e.sink.w = w
+	err := e.enc.Encode(v)
+	putEncoder(e)
+	return err
+}
