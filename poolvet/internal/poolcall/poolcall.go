@@ -23,6 +23,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -141,6 +142,11 @@ type Wrapper struct {
 	PoolFrom  PoolSource
 	PoolParam int
 	Global    types.Object
+	// Suffix is the selector path from the receiver or parameter to the
+	// pool, such as ".pool" for m.pool.Put(v); Field is then the field
+	// holding the pool. Both are empty when the pool is passed as such.
+	Suffix string
+	Field  types.Object
 }
 
 // PoolSource says where a wrapper takes its pool from.
@@ -177,6 +183,8 @@ type WrapperFact struct {
 	PoolParam  int
 	GlobalPath string // objectpath of the global pool, in the wrapper's package
 	GlobalName string
+	Suffix     string
+	FieldPath  string // objectpath of Field, when Suffix is set
 }
 
 func (*WrapperFact) AFact() {}
@@ -334,7 +342,12 @@ func (st *state) lookupWrapper(fn *types.Func) *Wrapper {
 	var w *Wrapper
 	if st.pass.ImportObjectFact(fn, &f) {
 		w = &Wrapper{Func: fn, Op: f.Op, Kind: f.Kind, ValueParam: f.ValueParam,
-			PoolFrom: f.PoolFrom, PoolParam: f.PoolParam}
+			PoolFrom: f.PoolFrom, PoolParam: f.PoolParam, Suffix: f.Suffix}
+		if f.FieldPath != "" {
+			if obj, err := objectpath.Object(fn.Pkg(), objectpath.Path(f.FieldPath)); err == nil {
+				w.Field = obj
+			}
+		}
 		if f.PoolFrom == PoolGlobal {
 			if obj, err := objectpath.Object(fn.Pkg(), objectpath.Path(f.GlobalPath)); err == nil {
 				w.Global = obj
@@ -348,7 +361,12 @@ func (st *state) lookupWrapper(fn *types.Func) *Wrapper {
 }
 
 func (st *state) exportFact(fn *types.Func, w *Wrapper) {
-	f := &WrapperFact{Op: w.Op, Kind: w.Kind, ValueParam: w.ValueParam, PoolFrom: w.PoolFrom, PoolParam: w.PoolParam}
+	f := &WrapperFact{Op: w.Op, Kind: w.Kind, ValueParam: w.ValueParam, PoolFrom: w.PoolFrom, PoolParam: w.PoolParam, Suffix: w.Suffix}
+	if w.Field != nil {
+		if p, err := objectpath.For(w.Field); err == nil {
+			f.FieldPath = string(p)
+		}
+	}
 	if w.PoolFrom == PoolGlobal {
 		p, err := objectpath.For(w.Global)
 		if err != nil {
@@ -406,16 +424,12 @@ func (st *state) classify(call *ast.CallExpr) *Call {
 	case PoolRecv:
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-				c.PoolExpr = sel.X
-				c.Pool = ObjectOf(info, sel.X)
-				c.PoolName = types.ExprString(sel.X)
+				st.setBase(c, w, sel.X)
 			}
 		}
 	case PoolParam:
 		if w.PoolParam < len(call.Args) {
-			c.PoolExpr = call.Args[w.PoolParam]
-			c.Pool = ObjectOf(info, c.PoolExpr)
-			c.PoolName = types.ExprString(c.PoolExpr)
+			st.setBase(c, w, call.Args[w.PoolParam])
 		}
 	case PoolImplicit:
 		if w.Kind == ByteBuf {
@@ -433,6 +447,23 @@ func (st *state) classify(call *ast.CallExpr) *Call {
 		}
 	}
 	return c
+}
+
+// setBase names the pool of a wrapper call reached from base, the
+// receiver or pool argument at the call site.
+func (st *state) setBase(c *Call, w *Wrapper, base ast.Expr) {
+	c.PoolExpr = base
+	if w.Suffix == "" {
+		c.Pool = ObjectOf(st.pass.TypesInfo, base)
+		c.PoolName = types.ExprString(base)
+		return
+	}
+	c.Pool = w.Field
+	b := ast.Unparen(base)
+	if u, ok := b.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		b = u.X
+	}
+	c.PoolName = types.ExprString(b) + w.Suffix
 }
 
 // ObjectOf returns the variable or field an expression denoting a pool is
@@ -523,15 +554,10 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 			w.PoolFrom, w.Global = PoolGlobal, inner.Pool
 		case sig.Recv() != nil && obj == sig.Recv():
 			w.PoolFrom = PoolRecv
+			w.Suffix, w.Field = suffix(inner, root)
 		case paramIndex(sig, obj) >= 0:
-			// Only a pool passed as such (not a field of a parameter)
-			// lets the call site name it.
-			if ast.Unparen(inner.PoolExpr) != ast.Expr(root) {
-				if u, ok := ast.Unparen(inner.PoolExpr).(*ast.UnaryExpr); !ok || ast.Unparen(u.X) != ast.Expr(root) {
-					return nil
-				}
-			}
 			w.PoolFrom, w.PoolParam = PoolParam, paramIndex(sig, obj)
+			w.Suffix, w.Field = suffix(inner, root)
 		case obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() && inner.Pool != nil:
 			w.PoolFrom, w.Global = PoolGlobal, inner.Pool
 		default:
@@ -698,4 +724,30 @@ func paramIndex(sig *types.Signature, obj types.Object) int {
 func isPkgName(obj types.Object) bool {
 	_, ok := obj.(*types.PkgName)
 	return ok
+}
+
+// suffix returns the selector path from root to the pool of inner
+// (".pool" for &m.pool) and the field at its end; "" and nil when the pool
+// is root itself.
+func suffix(inner *Call, root *ast.Ident) (string, types.Object) {
+	e := ast.Unparen(inner.PoolExpr)
+	for {
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = ast.Unparen(u.X)
+			continue
+		}
+		if s, ok := e.(*ast.StarExpr); ok {
+			e = ast.Unparen(s.X)
+			continue
+		}
+		break
+	}
+	if e == ast.Expr(root) {
+		return "", nil
+	}
+	s := types.ExprString(e)
+	if !strings.HasPrefix(s, root.Name) || inner.Pool == nil {
+		return "", nil
+	}
+	return s[len(root.Name):], inner.Pool
 }

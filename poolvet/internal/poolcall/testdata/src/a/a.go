@@ -77,13 +77,14 @@ func notFwd() int {
 	return b.Len()
 }
 
-func viaWrappers(s *server, tp *typed[[]byte]) {
+func viaWrappers(s *server, tp *typed[[]byte], h *holder) {
+	putField(h, nil)             // want `put to pool \(h.pool\) value nil via putField`
 	b := getBuf()                // want `get from bufPool \(bufPool\) via getBuf`
 	putBuf(b)                    // want `put to bufPool \(bufPool\) value b via putBuf`
 	helper.Put(&s.pool, []int{}) // want `put to pool \(&s.pool\) value \[\]int{} via Put`
 	x := helper.GetShared()      // want `get from Shared \(helper.Shared\) via GetShared`
 	helper.PutShared(x)          // want `put to Shared \(helper.Shared\) value x via PutShared`
-	tp.put(tp.get())             // want `put to tp \(tp\) value tp.get\(\) via put` `get from tp \(tp\) via get`
+	tp.put(tp.get())             // want `put to p \(tp.p\) value tp.get\(\) via put` `get from p \(tp.p\) via get`
 	putTwice(b, b)
 	notFwd()
 }
@@ -98,3 +99,7 @@ func locals() {
 }
 
 func other() *sync.Pool { return new(sync.Pool) }
+
+type holder struct{ pool sync.Pool }
+
+func putField(h *holder, v any) { h.pool.Put(v) } // want `put to pool \(h.pool\) value v`

@@ -1,0 +1,12 @@
+package nonptrput_test
+
+import (
+	"testing"
+
+	"github.com/poolkit/poolkit/poolvet/nonptrput"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func Test(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), nonptrput.Analyzer, "a")
+}
