@@ -6,15 +6,19 @@
 // Pooling a slice through a raw sync.Pool is easy to get wrong: Put(s)
 // boxes the three-word slice header into a new interface on every call (one
 // allocation per Put, the trap the seed articles measured at 28 ns and one
-// allocation), and Put(&s) of a local makes s escape. Pool keeps *[]E boxes
-// instead and recycles them, the header write-back pattern, without the
-// caller having to manage the boxes.
+// allocation), and Put(&s) of a local makes s escape. Pool needs no header
+// at all: within a size class the capacity is known, so it keeps only the
+// pointer to the first element, which fits in an interface without
+// allocating, and rebuilds the slice on Get. That is one sync.Pool
+// operation per Get and per Put, as cheap as the header write-back pattern,
+// with no boxes for the caller to manage.
 package slicepool
 
 import (
 	"math/bits"
 	"reflect"
 	"sync"
+	"unsafe"
 )
 
 // DefaultMaxCap is the largest capacity, in elements, that the zero Pool
@@ -35,19 +39,24 @@ type Pool[E any] struct {
 	noCopy noCopy
 
 	// MaxCap is the largest capacity, in elements, that Put keeps; zero
-	// means DefaultMaxCap. Set it before first use.
+	// means DefaultMaxCap. It is rounded up to a power of two, the size of
+	// the class that serves Get(MaxCap), so that every slice Get returns
+	// for an n up to MaxCap is kept by Put. Set it before first use.
 	MaxCap int
 
-	classes [bits.UintSize]sync.Pool // *[]E whose slice has cap >= 1<<class
-	boxes   sync.Pool                // empty *[]E, recycled between Get and Put
+	// classes[k] holds *E pointing at the first element of an array of
+	// at least 1<<k elements.
+	classes [bits.UintSize]sync.Pool
 
 	clearOnce   sync.Once
 	hasPointers bool
 }
 
 // Get returns a slice of length 0 and capacity at least n, taken from the
-// pool when one of the right size class is there, else newly made. A
-// negative n counts as 0.
+// pool when one of the right size class is there, else newly made. For n up
+// to MaxCap the capacity is that of n's size class, the power of two at or
+// above n (at least 16); larger requests get exactly n and are not kept by
+// Put. A negative n counts as 0.
 //
 // The slice belongs to the caller until it is passed to Put; its elements
 // beyond the length are zero when E holds pointers (Put cleared them) and
@@ -57,11 +66,11 @@ func (p *Pool[E]) Get(n int) []E {
 	if c >= len(p.classes) || n > p.maxCap() {
 		return make([]E, 0, n) // never kept, so not worth rounding up
 	}
-	if box, _ := p.classes[c].Get().(*[]E); box != nil {
-		s := *box
-		*box = nil // the idle box must not pin the slice
-		p.boxes.Put(box)
-		return s[:0]
+	if first, _ := p.classes[c].Get().(*E); first != nil {
+		// Put stored a pointer to the start of an array with at least
+		// 1<<c elements, so this slice stays within that one allocation,
+		// which the pointer kept alive while it was pooled.
+		return unsafe.Slice(first, 1<<c)[:0]
 	}
 	return make([]E, 0, 1<<c)
 }
@@ -69,7 +78,9 @@ func (p *Pool[E]) Get(n int) []E {
 // Put hands s back to the pool. Slices with a capacity above the pool's
 // MaxCap are dropped, as are slices too small to be worth keeping (nil
 // among them). When E holds pointers, every element up to the capacity is
-// cleared first so the pooled slice pins nothing.
+// cleared first so the pooled slice pins nothing. A slice whose capacity is
+// not a power of two is kept in the class below it and handed out with that
+// class's capacity.
 //
 // After Put the caller must not use s again, nor any slice sharing its
 // backing array: the next Get, possibly on another goroutine, owns it.
@@ -81,21 +92,25 @@ func (p *Pool[E]) Put(s []E) {
 	if p.elemHasPointers() {
 		clear(s[:c])
 	}
-	box, _ := p.boxes.Get().(*[]E)
-	if box == nil {
-		box = new([]E)
-	}
-	*box = s[:0]
-	// Floor of log2: every slice in class k holds at least 1<<k elements,
-	// which is what Get(n) with classOf(n) == k needs.
-	p.classes[bits.Len(uint(c))-1].Put(box)
+	// Only the pointer to the first element is kept: a pointer goes into
+	// an interface without allocating, where a slice header would be
+	// boxed. The class is the floor of log2(c), so the array holds at
+	// least the 1<<k elements Get will rebuild the slice with.
+	p.classes[bits.Len(uint(c))-1].Put(unsafe.SliceData(s[:c]))
 }
 
+// maxClassSize is the largest MaxCap honoured: the largest power of two an
+// int can hold with room to spare.
+const maxClassSize = 1 << (bits.UintSize - 2)
+
 func (p *Pool[E]) maxCap() int {
-	if p.MaxCap > 0 {
-		return p.MaxCap
+	switch {
+	case p.MaxCap <= 0:
+		return DefaultMaxCap
+	case p.MaxCap > maxClassSize:
+		return maxClassSize
 	}
-	return DefaultMaxCap
+	return 1 << classOf(p.MaxCap)
 }
 
 func (p *Pool[E]) elemHasPointers() bool {
