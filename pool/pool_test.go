@@ -160,9 +160,9 @@ func TestOptions(t *testing.T) {
 		wantStats pool.Stats
 	}{
 		{
-			name:  "no options keeps state",
-			opts:  []pool.Option[*object]{pool.WithStats[*object]()},
-			steps: []step{{put: &object{id: 5}}, {wantID: 5}, {wantID: fresh, wantNew: true}},
+			name:      "no options keeps state",
+			opts:      []pool.Option[*object]{pool.WithStats[*object]()},
+			steps:     []step{{put: &object{id: 5}}, {wantID: 5}, {wantID: fresh, wantNew: true}},
 			wantStats: pool.Stats{Gets: 2, Puts: 1, News: 1},
 		},
 		{
