@@ -1,0 +1,569 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/pprof/profile"
+)
+
+// poolkit allocs runs the user's benchmarks with every allocation sampled
+// (-memprofilerate=1) and attributes the allocations to their sites.
+//
+// Per-benchmark attribution: a heap profile covers a whole process, and
+// package testing sets no profile labels, so allocs runs one process per
+// benchmark (per leaf sub-benchmark), from a test binary compiled once per
+// package. Each benchmark runs twice, for a fixed n and 2n iterations, and
+// the difference between the two profiles, over n, is the steady-state
+// cost of one operation: setup code, warm-up and the first-call
+// allocations that fill pools cancel out, and it does not matter whether
+// the benchmark loops over b.N or b.Loop (which run a different number of
+// warm-up iterations). Allocations are attributed to a benchmark when its
+// function, or a closure inside it, is on the allocating stack, which
+// leaves out the testing package's own.
+
+type allocsConfig struct {
+	bench   string
+	top     int
+	n       int
+	verbose bool
+	pkgs    []string
+}
+
+func parseAllocsFlags(args []string, stderr io.Writer) (*allocsConfig, error) {
+	fs := flag.NewFlagSet("poolkit allocs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bench := fs.String("bench", ".", "run only the benchmarks matching `regexp`, as go test -bench")
+	top := fs.Int("top", 10, "show the `n` largest sites per benchmark; 0 shows all")
+	benchtime := fs.String("benchtime", "1000x", "iterations `n` of the shorter of the two runs per benchmark (Nx)")
+	verbose := fs.Bool("v", false, "show the compiler's whole escape-analysis explanation for each site")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: poolkit allocs [-bench regexp] [-top n] [packages]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Lists, per benchmark, where it allocates: function, file:line, allocations and bytes per op,")
+		fmt.Fprintln(stderr, "largest first, with the compiler's reason (go build -gcflags=-m=2) where it gives one.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	cfg := &allocsConfig{bench: *bench, top: *top, verbose: *verbose, pkgs: fs.Args()}
+	if _, err := regexp.Compile(cfg.bench); err != nil {
+		return nil, fmt.Errorf("-bench: %v", err)
+	}
+	if cfg.top < 0 {
+		return nil, fmt.Errorf("-top must not be negative, got %d", cfg.top)
+	}
+	s, ok := strings.CutSuffix(*benchtime, "x")
+	n, err := strconv.Atoi(s)
+	if !ok || err != nil || n < 1 {
+		return nil, fmt.Errorf("-benchtime must be an iteration count such as 1000x, got %q "+
+			"(a duration would leave the number of operations unknown)", *benchtime)
+	}
+	cfg.n = n
+	if len(cfg.pkgs) == 0 {
+		cfg.pkgs = []string{"."}
+	}
+	return cfg, nil
+}
+
+func runAllocs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseAllocsFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
+		return 2
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
+		return 1
+	}
+	results, err := findAllocs(ctx, dir, cfg, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
+		return 1
+	}
+	writeAllocs(stdout, results, cfg)
+	return 0
+}
+
+// benchAllocs is what allocs found for one benchmark.
+type benchAllocs struct {
+	Pkg    string
+	Name   string  // full name, sub-benchmarks included
+	N      int     // operations the per-op figures are over
+	Allocs float64 // per op, over all sites
+	Bytes  float64
+	Sites  []site
+}
+
+type site struct {
+	Func    string
+	File    string
+	Line    int64
+	Via     string // the first frame in the benchmark's package, when the site is elsewhere
+	ViaFile string
+	ViaLine int64
+	Allocs  float64 // per op
+	Bytes   float64
+	Reason  []string // the compiler's escape explanation: headline first
+}
+
+type listedPkg struct {
+	ImportPath   string
+	Dir          string
+	Name         string
+	Module       *struct{ Path, Dir string }
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Error        *struct{ Err string }
+}
+
+// goCmd runs the go command in dir and returns its combined output.
+func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	return cmd.CombinedOutput()
+}
+
+func findAllocs(ctx context.Context, dir string, cfg *allocsConfig, stderr io.Writer) ([]benchAllocs, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return nil, fmt.Errorf("running go env GOMOD: %v", err)
+	}
+	if gomod := strings.TrimSpace(string(out)); gomod == "" || gomod == os.DevNull {
+		return nil, fmt.Errorf("not in a module: no go.mod in %s or any directory above it "+
+			"(run poolkit allocs inside a Go module, or create one with go mod init)", dir)
+	}
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-json"}, cfg.pkgs...)...)
+	cmd.Dir = dir
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	out, err = cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %v\n%s", strings.Join(cfg.pkgs, " "), err, errBuf.String())
+	}
+	var pkgs []listedPkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listedPkg
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("reading go list output: %v", err)
+		}
+		if p.Error != nil {
+			return nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	tmp, err := os.MkdirTemp("", "poolkit-allocs-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+
+	var results []benchAllocs
+	tested := 0
+	for i, p := range pkgs {
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
+			continue
+		}
+		tested++
+		bin := filepath.Join(tmp, fmt.Sprintf("pkg%d.test", i))
+		if runtime.GOOS == "windows" {
+			bin += ".exe"
+		}
+		fmt.Fprintf(stderr, "compiling %s\n", p.ImportPath)
+		mOut, err := goCmd(ctx, dir, "test", "-c", "-o", bin, "-gcflags=-m=2", p.ImportPath)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			// Show the compiler's errors without the -m diagnostics.
+			plain, _ := goCmd(ctx, dir, "test", "-c", "-o", os.DevNull, p.ImportPath)
+			return nil, fmt.Errorf("package %s does not compile:\n%s", p.ImportPath, strings.TrimSpace(string(plain)))
+		}
+		reasons := parseEscapes(mOut, dir)
+		names, err := listBenchmarks(ctx, bin, p.Dir, cfg.bench)
+		if err != nil {
+			return nil, fmt.Errorf("package %s: %v", p.ImportPath, err)
+		}
+		if len(names) == 0 {
+			fmt.Fprintf(stderr, "%s: no benchmark matches -bench %q\n", p.ImportPath, cfg.bench)
+			continue
+		}
+		for _, name := range names {
+			fmt.Fprintf(stderr, "profiling %s %s\n", p.ImportPath, name)
+			ba, err := profileBenchmark(ctx, bin, p, name, cfg.n, tmp)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %v", p.ImportPath, name, err)
+			}
+			for i := range ba.Sites {
+				s := &ba.Sites[i]
+				s.Reason = reasons[fileLine{s.File, s.Line}]
+				if s.Reason == nil && s.ViaFile != "" {
+					s.Reason = reasons[fileLine{s.ViaFile, s.ViaLine}]
+				}
+			}
+			results = append(results, ba)
+		}
+	}
+	if tested == 0 {
+		return nil, fmt.Errorf("no test files in %s, so no benchmarks to run", strings.Join(cfg.pkgs, " "))
+	}
+	if len(results) == 0 {
+		return nil, fmt.Errorf("no benchmark matched -bench %q in %s", cfg.bench, strings.Join(cfg.pkgs, " "))
+	}
+	return results, nil
+}
+
+// benchLine matches a benchmark's result line; with -test.cpu=1 the name
+// carries no GOMAXPROCS suffix.
+var benchLine = regexp.MustCompile(`^(Benchmark\S*)\s+\d+\s+[\d.]+ ns/op`)
+
+// listBenchmarks runs each matching benchmark once and returns the names of
+// the leaves, the benchmarks that report results.
+func listBenchmarks(ctx context.Context, bin, dir, bench string) ([]string, error) {
+	out, err := runTestBinary(ctx, bin, dir, "-test.run=^$", "-test.bench="+bench, "-test.benchtime=1x", "-test.cpu=1")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if m := benchLine.FindStringSubmatch(sc.Text()); m != nil {
+			names = append(names, m[1])
+		}
+	}
+	return names, nil
+}
+
+func runTestBinary(ctx context.Context, bin, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir // go test runs test binaries in the package's directory
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("benchmark failed: %v\n%s", err, strings.TrimSpace(string(out)))
+	}
+	return out, nil
+}
+
+// exactBench returns a -test.bench pattern that matches the benchmark
+// named name and nothing else, sub-benchmark by sub-benchmark.
+func exactBench(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+type siteKey struct {
+	fn   string
+	file string
+	line int64
+}
+
+type siteCount struct {
+	objects, bytes int64
+	via            siteKey
+}
+
+// profileBenchmark runs one benchmark for n and 2n iterations and returns
+// the per-op difference of their allocation profiles.
+func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string, n int, tmp string) (benchAllocs, error) {
+	top := strings.SplitN(name, "/", 2)[0]
+	var counts [2]map[siteKey]*siteCount
+	for i, iters := range []int{n, 2 * n} {
+		prof := filepath.Join(tmp, fmt.Sprintf("mem%d.prof", i))
+		_, err := runTestBinary(ctx, bin, p.Dir, "-test.run=^$", "-test.bench="+exactBench(name),
+			fmt.Sprintf("-test.benchtime=%dx", iters), "-test.cpu=1", "-test.benchmem",
+			"-test.memprofile="+prof, "-test.memprofilerate=1")
+		if err != nil {
+			return benchAllocs{}, err
+		}
+		counts[i], err = readAllocProfile(prof, p, top)
+		if err != nil {
+			return benchAllocs{}, err
+		}
+	}
+	ba := benchAllocs{Pkg: p.ImportPath, Name: name, N: n}
+	for k, c2 := range counts[1] {
+		var objs, byts int64 = c2.objects, c2.bytes
+		if c1 := counts[0][k]; c1 != nil {
+			objs -= c1.objects
+			byts -= c1.bytes
+		}
+		if objs <= 0 {
+			continue
+		}
+		s := site{Func: k.fn, File: k.file, Line: k.line,
+			Allocs: float64(objs) / float64(n), Bytes: float64(max(byts, 0)) / float64(n)}
+		if c2.via.fn != "" && c2.via != k {
+			s.Via, s.ViaFile, s.ViaLine = c2.via.fn, c2.via.file, c2.via.line
+		}
+		ba.Sites = append(ba.Sites, s)
+		ba.Allocs += s.Allocs
+		ba.Bytes += s.Bytes
+	}
+	sort.Slice(ba.Sites, func(i, j int) bool {
+		a, b := ba.Sites[i], ba.Sites[j]
+		if a.Allocs != b.Allocs {
+			return a.Allocs > b.Allocs
+		}
+		if a.Bytes != b.Bytes {
+			return a.Bytes > b.Bytes
+		}
+		return a.Func < b.Func
+	})
+	return ba, nil
+}
+
+// readAllocProfile sums the profile's allocations by site, keeping only the
+// samples whose stack runs through the benchmark function top.
+func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCount, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("the benchmark wrote no memory profile: %v", err)
+	}
+	defer f.Close()
+	prof, err := profile.Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading memory profile: %v", err)
+	}
+	objIdx, byteIdx := -1, -1
+	for i, st := range prof.SampleType {
+		switch st.Type {
+		case "alloc_objects":
+			objIdx = i
+		case "alloc_space":
+			byteIdx = i
+		}
+	}
+	if objIdx < 0 || byteIdx < 0 {
+		return nil, errors.New("memory profile has no alloc_objects/alloc_space samples")
+	}
+	ownPkg := func(fn string) bool {
+		pkgPath := funcPackage(fn)
+		return pkgPath == p.ImportPath || pkgPath == p.ImportPath+"_test" ||
+			(p.Name == "main" && pkgPath == "main")
+	}
+	counts := map[siteKey]*siteCount{}
+	for _, s := range prof.Sample {
+		var frames []siteKey // innermost first, inlined frames expanded
+		for _, loc := range s.Location {
+			for _, ln := range loc.Line {
+				if ln.Function == nil {
+					continue
+				}
+				frames = append(frames, siteKey{ln.Function.Name, ln.Function.Filename, ln.Line})
+			}
+		}
+		inBench := false
+		for _, fr := range frames {
+			if ownPkg(fr.fn) {
+				local := fr.fn[strings.LastIndex(fr.fn, "/")+1:]
+				_, local, _ = strings.Cut(local, ".")
+				if local == top || strings.HasPrefix(local, top+".") {
+					inBench = true
+					break
+				}
+			}
+		}
+		if !inBench {
+			continue
+		}
+		var at, via siteKey
+		for _, fr := range frames {
+			if at.fn == "" && !isRuntimeFunc(fr.fn) {
+				at = fr
+			}
+			if via.fn == "" && ownPkg(fr.fn) {
+				via = fr
+			}
+		}
+		if at.fn == "" {
+			continue
+		}
+		c := counts[at]
+		if c == nil {
+			c = &siteCount{via: via}
+			counts[at] = c
+		}
+		c.objects += s.Value[objIdx]
+		c.bytes += s.Value[byteIdx]
+	}
+	return counts, nil
+}
+
+// funcPackage returns the package path of a function symbol name such as
+// "example.com/m/sub.(*T).Method.func1".
+func funcPackage(fn string) string {
+	slash := strings.LastIndex(fn, "/")
+	dot := strings.Index(fn[slash+1:], ".")
+	if dot < 0 {
+		return fn
+	}
+	return fn[:slash+1+dot]
+}
+
+// isRuntimeFunc reports whether fn is part of the allocator rather than
+// the code that asked for memory.
+func isRuntimeFunc(fn string) bool {
+	pkg := funcPackage(fn)
+	return pkg == "runtime" || strings.HasPrefix(pkg, "internal/runtime/") || pkg == "internal/abi"
+}
+
+type fileLine struct {
+	file string
+	line int64
+}
+
+// diagLine matches one line of the compiler's -m output.
+var diagLine = regexp.MustCompile(`^(.+?\.go):(\d+):\d+: (.*)$`)
+
+// parseEscapes reads the output of go build -gcflags=-m=2 and returns, per
+// file and line, the escape-analysis explanations of heap allocations made
+// there: each headline ("x escapes to heap in f:", "moved to heap: x")
+// followed by its indented flow lines.
+func parseEscapes(out []byte, dir string) map[fileLine][]string {
+	reasons := map[fileLine][]string{}
+	var cur *fileLine
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		m := diagLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			cur = nil
+			continue
+		}
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		line, _ := strconv.ParseInt(m[2], 10, 64)
+		msg := m[3]
+		if strings.HasPrefix(msg, "  ") {
+			if cur != nil {
+				reasons[*cur] = append(reasons[*cur], strings.TrimRight(msg, ":"))
+			}
+			continue
+		}
+		cur = nil
+		if !strings.Contains(msg, "escapes to heap") && !strings.HasPrefix(msg, "moved to heap:") {
+			continue
+		}
+		k := fileLine{filepath.Clean(file), line}
+		msg = strings.TrimSuffix(msg, ":")
+		// -m=2 repeats each headline in the short -m=1 form; keep one.
+		dup := false
+		for _, r := range reasons[k] {
+			if !strings.HasPrefix(r, "  ") && strings.HasPrefix(r, msg) {
+				dup = true
+			}
+		}
+		if dup {
+			continue
+		}
+		reasons[k] = append(reasons[k], msg)
+		cur = &k
+	}
+	return reasons
+}
+
+// summarise returns the headlines of a site's explanation and, for each,
+// the step that sends the value to the heap.
+func summarise(reason []string, verbose bool) []string {
+	if verbose {
+		return reason
+	}
+	var out []string
+	for i, r := range reason {
+		if strings.HasPrefix(r, "  ") {
+			continue
+		}
+		s := r
+		// Find this headline's last "flow: {heap} ← …" step and the
+		// "from …" line under it.
+		for j := i + 1; j < len(reason) && strings.HasPrefix(reason[j], "  "); j++ {
+			if strings.Contains(reason[j], "flow: {heap}") && j+1 < len(reason) {
+				s = r + "; " + strings.TrimSpace(reason[j+1])
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	goroot := filepath.Clean(runtime.GOROOT())
+	wd, _ := os.Getwd()
+	short := func(file string) string {
+		if rel, err := filepath.Rel(filepath.Join(goroot, "src"), file); err == nil && !strings.HasPrefix(rel, "..") {
+			return "$GOROOT/src/" + filepath.ToSlash(rel)
+		}
+		if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+		return file
+	}
+	for i, b := range results {
+		if i > 0 {
+			fmt.Fprintln(bw)
+		}
+		fmt.Fprintf(bw, "%s  %s: %s allocs/op, %.0f B/op (steady state, over %d ops)\n",
+			b.Name, b.Pkg, fmtAllocs(round3(b.Allocs)), b.Bytes, b.N)
+		if len(b.Sites) == 0 {
+			fmt.Fprintln(bw, "  no allocations")
+			continue
+		}
+		fmt.Fprintf(bw, "  %9s %8s  %s\n", "allocs/op", "B/op", "site")
+		shown := b.Sites
+		if cfg.top > 0 && len(shown) > cfg.top {
+			shown = shown[:cfg.top]
+		}
+		for _, s := range shown {
+			fmt.Fprintf(bw, "  %9s %8.0f  %s  %s:%d\n", fmtAllocs(round3(s.Allocs)), s.Bytes, s.Func, short(s.File), s.Line)
+			if s.Via != "" {
+				fmt.Fprintf(bw, "  %9s %8s    called from %s  %s:%d\n", "", "", s.Via, short(s.ViaFile), s.ViaLine)
+			}
+			for _, r := range summarise(s.Reason, cfg.verbose) {
+				fmt.Fprintf(bw, "  %9s %8s    compiler: %s\n", "", "", r)
+			}
+		}
+		if rest := b.Sites[len(shown):]; len(rest) > 0 {
+			var a, by float64
+			for _, s := range rest {
+				a += s.Allocs
+				by += s.Bytes
+			}
+			fmt.Fprintf(bw, "  %9s %8.0f  (%d more sites; -top 0 shows all)\n", fmtAllocs(round3(a)), by, len(rest))
+		}
+	}
+}
+
+// round3 rounds to three decimals, so that 1000 allocations over 1000 ops
+// print as 1 rather than as a float artefact.
+func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }

@@ -1,0 +1,426 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/workloads"
+)
+
+// Defaults of poolkit bench, chosen so that the whole default run stays
+// under two minutes on two busy cores: about forty cases times five runs
+// of 150ms each, plus warm-up and garbage collections.
+const (
+	defaultCount     = 5
+	defaultBenchtime = 150 * time.Millisecond
+)
+
+// benchConfig is poolkit bench's parsed command line.
+type benchConfig struct {
+	run       *regexp.Regexp
+	count     int
+	benchtime string
+	cpus      []int
+	format    string
+	clock     string
+	html      string
+	progress  bool
+}
+
+// row is one line of the table: one case at one GOMAXPROCS.
+type row struct {
+	c     workloads.Case
+	procs int // GOMAXPROCS of the runs; 0 for serial cases
+
+	ns, allocs, bytes []float64 // one entry per completed run
+	cold              uint64
+	coldDone          bool
+	err               error
+}
+
+func (r *row) id() string {
+	s := r.c.Workload + "/" + r.c.Label()
+	if r.procs > 0 {
+		s += fmt.Sprintf("/P=%d", r.procs)
+	}
+	return s
+}
+
+// group returns the key of the rows a speed-up is relative to: the same
+// workload at the same GOMAXPROCS.
+func (r *row) group() string { return fmt.Sprintf("%s\x00%d", r.c.Workload, r.procs) }
+
+func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
+	fs := flag.NewFlagSet("poolkit bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	run := fs.String("run", "", "run only the cases whose `regexp` matches workload/variant (as in the table's first two columns)")
+	count := fs.Int("count", defaultCount, "run each case `n` times; the table shows the median")
+	benchtime := fs.String("benchtime", defaultBenchtime.String(), "time (or iteration count, 1000x) of each run, as go test -benchtime")
+	cpu := fs.String("cpu", "", "comma-separated GOMAXPROCS `list` for the parallel cases (default: the current GOMAXPROCS)")
+	format := fs.String("format", "text", "output `format`: text, markdown, csv or json")
+	clock := fs.String("clock", "wall", "what ns/op measures: `wall` time, as go test does, or the process's cpu time per op "+
+		"(steadier on a machine busy with other work; counts GC work on every core)")
+	html := fs.String("html", "", "also write a self-contained HTML page with a chart of the speed-ups to `file`")
+	progress := fs.Bool("progress", isTerminal(os.Stderr), "show a progress line on stderr (default: when stderr is a terminal)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: poolkit bench [flags]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Measures every registered workload as naive / seed article's pool / poolkit, in this process.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (bench takes flags only)", fs.Arg(0))
+	}
+	cfg := &benchConfig{count: *count, benchtime: *benchtime, format: *format, clock: *clock, html: *html, progress: *progress}
+	switch cfg.clock {
+	case "wall":
+	case "cpu":
+		if _, ok := processCPU(); !ok {
+			return nil, fmt.Errorf("-clock cpu: cannot read the process's CPU time on %s", runtime.GOOS)
+		}
+	default:
+		return nil, fmt.Errorf("-clock: unknown clock %q (want wall or cpu)", cfg.clock)
+	}
+	if *run != "" {
+		re, err := regexp.Compile(*run)
+		if err != nil {
+			return nil, fmt.Errorf("-run: %v", err)
+		}
+		cfg.run = re
+	}
+	if cfg.count < 1 {
+		return nil, fmt.Errorf("-count must be at least 1, got %d", cfg.count)
+	}
+	if err := checkBenchtime(cfg.benchtime); err != nil {
+		return nil, err
+	}
+	if *cpu == "" {
+		cfg.cpus = []int{runtime.GOMAXPROCS(0)}
+	} else {
+		for _, f := range strings.Split(*cpu, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("-cpu: %q is not a positive integer", f)
+			}
+			cfg.cpus = append(cfg.cpus, n)
+		}
+	}
+	switch cfg.format {
+	case "text", "markdown", "csv", "json":
+	default:
+		return nil, fmt.Errorf("-format: unknown format %q (want text, markdown, csv or json)", cfg.format)
+	}
+	return cfg, nil
+}
+
+// checkBenchtime accepts what go test's -benchtime accepts: a positive
+// duration or a positive count followed by x.
+func checkBenchtime(s string) error {
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		if v, err := strconv.Atoi(n); err != nil || v < 1 {
+			return fmt.Errorf("-benchtime: invalid count %q", s)
+		}
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("-benchtime: invalid duration %q", s)
+	}
+	return nil
+}
+
+var testingInit sync.Once
+
+// setBenchtime hands -benchtime to package testing, whose Benchmark reads
+// it from its own flag.
+func setBenchtime(s string) error {
+	testingInit.Do(testing.Init)
+	return flag.CommandLine.Set("test.benchtime", s)
+}
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseBenchFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit bench: %v\n", err)
+		return 2
+	}
+	rep, err := bench(ctx, cfg, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit bench: %v\n", err)
+		return 1
+	}
+	if err := writeReport(stdout, rep, cfg.format); err != nil {
+		fmt.Fprintf(stderr, "poolkit bench: %v\n", err)
+		return 1
+	}
+	if cfg.html != "" {
+		if err := writeHTMLFile(cfg.html, rep); err != nil {
+			fmt.Fprintf(stderr, "poolkit bench: %v\n", err)
+			return 1
+		}
+	}
+	if rep.Interrupted {
+		return 130
+	}
+	for _, r := range rep.Rows {
+		if r.Error != "" {
+			return 1
+		}
+	}
+	return 0
+}
+
+// selectRows expands the registered cases into the table's rows: parallel
+// cases once per -cpu value, rows of one workload and GOMAXPROCS together.
+func selectRows(cases []workloads.Case, cfg *benchConfig) []*row {
+	var rows []*row
+	var order []string // workloads in registration order
+	byWorkload := map[string][]workloads.Case{}
+	for _, c := range cases {
+		if cfg.run != nil && !cfg.run.MatchString(c.Workload+"/"+c.Label()) {
+			continue
+		}
+		if _, ok := byWorkload[c.Workload]; !ok {
+			order = append(order, c.Workload)
+		}
+		byWorkload[c.Workload] = append(byWorkload[c.Workload], c)
+	}
+	for _, w := range order {
+		cs := byWorkload[w]
+		// Serial cases of the workload first, then its parallel cases per
+		// GOMAXPROCS.
+		for _, c := range cs {
+			if !c.Parallel {
+				rows = append(rows, &row{c: c})
+			}
+		}
+		for _, p := range cfg.cpus {
+			for _, c := range cs {
+				if c.Parallel {
+					rows = append(rows, &row{c: c, procs: p})
+				}
+			}
+		}
+	}
+	return rows
+}
+
+// bench measures the selected rows, interleaving their runs, and returns
+// what it measured, also when ctx is cancelled part way.
+func bench(ctx context.Context, cfg *benchConfig, stderr io.Writer) (*report, error) {
+	rows := selectRows(workloads.All(), cfg)
+	if len(rows) == 0 {
+		if cfg.run != nil {
+			return nil, fmt.Errorf("no case matches -run %q", cfg.run)
+		}
+		return nil, errors.New("no workloads are registered")
+	}
+	defaultProcs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(defaultProcs)
+
+	// RunParallel allocates a few objects per run to start its
+	// goroutines; measure them per GOMAXPROCS, with short fixed-count
+	// runs, so they can be taken out of the parallel rows' counts.
+	if err := setBenchtime("100x"); err != nil {
+		return nil, err
+	}
+	overhead := map[int]float64{}
+	for _, r := range rows {
+		if r.procs > 0 {
+			if _, ok := overhead[r.procs]; !ok {
+				overhead[r.procs] = parallelOverhead(r.procs)
+			}
+		}
+	}
+
+	if err := setBenchtime(cfg.benchtime); err != nil {
+		return nil, err
+	}
+
+	start := time.Now()
+	total := len(rows) * cfg.count
+	done := 0
+	prog := &progress{w: stderr, on: cfg.progress, start: start}
+	interrupted := false
+measure:
+	for round := 1; round <= cfg.count; round++ {
+		for _, r := range rows {
+			if ctx.Err() != nil {
+				interrupted = true
+				break measure
+			}
+			done++
+			prog.show(done, total, r, round, cfg.count)
+			if r.err != nil {
+				continue
+			}
+			procs := defaultProcs
+			if r.procs > 0 {
+				procs = r.procs
+			}
+			runtime.GOMAXPROCS(procs)
+			if !r.coldDone {
+				r.coldDone = true
+				var opErr error
+				r.cold = allocs.First(func() { opErr = r.c.Op() })
+				if opErr != nil {
+					r.err = opErr
+					continue
+				}
+			}
+			res, cpu, err := measureOnce(r.c)
+			if err != nil {
+				r.err = err
+				continue
+			}
+			n := float64(res.N)
+			elapsed := float64(res.T.Nanoseconds())
+			if cfg.clock == "cpu" {
+				elapsed = float64(cpu.Nanoseconds())
+			}
+			mallocs := float64(res.MemAllocs)
+			if r.procs > 0 {
+				mallocs = max(0, mallocs-overhead[r.procs])
+			}
+			r.ns = append(r.ns, elapsed/n)
+			r.allocs = append(r.allocs, mallocs/n)
+			r.bytes = append(r.bytes, float64(res.MemBytes)/n)
+		}
+	}
+	runtime.GOMAXPROCS(defaultProcs)
+	prog.clear()
+	rep := buildReport(rows, cfg, time.Since(start))
+	rep.Interrupted = interrupted
+	return rep, nil
+}
+
+// measureOnce runs one case under testing.Benchmark. The result's
+// MemAllocs and MemBytes are totals over its N operations (its AllocsPerOp
+// would truncate them to an integer); for a parallel case they include
+// RunParallel's own few allocations. cpu is the process's CPU time during
+// the final run, the one the result describes.
+func measureOnce(c workloads.Case) (res testing.BenchmarkResult, cpu time.Duration, err error) {
+	var mu sync.Mutex
+	var opErr error
+	fail := func(err error) {
+		mu.Lock()
+		if opErr == nil {
+			opErr = err
+		}
+		mu.Unlock()
+	}
+	res = testing.Benchmark(func(b *testing.B) {
+		// testing.Benchmark calls this once per trial run, the last with
+		// the final N; keep the CPU time of each, so the last one stays.
+		c0, _ := processCPU()
+		defer func() {
+			c1, _ := processCPU()
+			cpu = c1 - c0
+		}()
+		if c.Parallel {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := c.Op(); err != nil {
+						fail(err)
+						return
+					}
+				}
+			})
+			return
+		}
+		for range b.N {
+			if err := c.Op(); err != nil {
+				fail(err)
+				return
+			}
+		}
+	})
+	if opErr != nil {
+		return res, 0, opErr
+	}
+	if res.N == 0 {
+		return res, 0, errors.New("benchmark did not run")
+	}
+	return res, cpu, nil
+}
+
+// parallelOverhead returns the allocations RunParallel itself makes in one
+// run at GOMAXPROCS procs, a total per run rather than per operation: the
+// smallest count of a few runs of an empty body, so that a stray
+// allocation elsewhere does not inflate it.
+func parallelOverhead(procs int) float64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	best := -1.0
+	for range 3 {
+		res := testing.Benchmark(func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+				}
+			})
+		})
+		if v := float64(res.MemAllocs); best < 0 || v < best {
+			best = v
+		}
+	}
+	return best
+}
+
+// progress writes the one-line progress indicator.
+type progress struct {
+	w     io.Writer
+	on    bool
+	start time.Time
+}
+
+func (p *progress) show(k, n int, r *row, round, count int) {
+	if !p.on {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\033[K[%d/%d] %s (run %d of %d)  %s elapsed",
+		k, n, r.id(), round, count, time.Since(p.start).Round(time.Second))
+}
+
+func (p *progress) clear() {
+	if p.on {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// median returns the median of xs, which it sorts; 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
+}

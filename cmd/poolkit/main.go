@@ -1,0 +1,96 @@
+// Command poolkit measures pooling on the machine at hand and finds where
+// a program allocates.
+//
+// Usage:
+//
+//	poolkit bench  [flags]                    measure the seed articles' table here
+//	poolkit allocs [-bench RE] [-top N] [pkgs] list allocation sites per benchmark
+//
+// Run "poolkit <command> -h" for a command's flags.
+//
+// # bench
+//
+// bench runs every workload registered in internal/workloads, each as the
+// naive version, the seed article's pooled pattern and poolkit's, in this
+// process with testing.Benchmark. Each case runs -count times, the runs of
+// all cases interleaved so that a burst of load on the machine hits every
+// case alike, and the table reports per case the median ns/op with the
+// largest deviation of any run from it (±), the exact mean allocations per
+// operation (not truncated to an integer as -benchmem does), the
+// allocations of a cold first call made after the garbage collector has
+// emptied every sync.Pool, the speed-up over the naive version measured in
+// the same run, and beside it what the article published.
+//
+// # allocs
+//
+// allocs runs the benchmarks of the given packages (default ".") with
+// -memprofilerate=1, reads the allocation profile and prints, per
+// benchmark, every allocation site with its allocations and bytes per
+// operation, largest first, with the compiler's escape-analysis reason
+// where it gives one. It replaces the GODEBUG=allocfreetrace=1 recipe of
+// the methane article, which Go 1.23 removed.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands; vet joins them in vet.go once poolvet
+// exists.
+var commands = []command{
+	{"bench", "measure the seed articles' pooling table on this machine", runBench},
+	{"allocs", "list the allocation sites of benchmarks, per operation", runAllocs},
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: poolkit <command> [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "poolkit <command> -h" for a command's flags.`)
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				// After the first Ctrl-C a second one kills the process at
+				// once, as usual.
+				<-ctx.Done()
+				stop()
+			}()
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "poolkit: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}
