@@ -1,0 +1,185 @@
+package poolcopy
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Analyzer reports pool copies that copylocks misses.
+var Analyzer = &analysis.Analyzer{
+	Name:     "poolcopy",
+	Doc:      docText(),
+	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/poolcopy",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      run,
+}
+
+// copying lists the functions of slices, maps and sort that copy or move
+// the elements of their slice or map arguments.
+var copying = map[string]map[string]bool{
+	"slices": set("Clone", "Concat", "Insert", "Replace", "Repeat", "Grow", "Delete", "DeleteFunc",
+		"Compact", "CompactFunc", "Reverse", "SortFunc", "SortStableFunc", "AppendSeq", "Collect",
+		"Sorted", "SortedFunc", "SortedStableFunc", "Max", "MaxFunc", "Min", "MinFunc", "Chunk"),
+	"maps": set("Clone", "Copy", "Collect", "Insert"),
+	"sort": set("Slice", "SliceStable"),
+}
+
+func set(names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil), (*ast.SendStmt)(nil)}, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			if fresh(n.Value) {
+				return
+			}
+			if path := poolPath(pass.TypesInfo.TypeOf(n.Value), nil); path != "" {
+				pass.ReportRangef(n.Value, "pool copied: sending %s on a channel copies %s; send a pointer",
+					types.ExprString(n.Value), path)
+			}
+		case *ast.CallExpr:
+			checkCall(pass, n)
+		}
+	})
+	return nil, nil
+}
+
+func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
+	info := pass.TypesInfo
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			switch {
+			case b.Name() == "copy" && len(call.Args) == 2:
+				if path := elemPath(info.TypeOf(call.Args[0])); path != "" {
+					pass.ReportRangef(call, "pool copied: copy(%s, %s) copies elements that hold %s; use a slice of pointers",
+						types.ExprString(call.Args[0]), types.ExprString(call.Args[1]), path)
+				}
+			case b.Name() == "append" && call.Ellipsis.IsValid() && len(call.Args) == 2:
+				if path := elemPath(info.TypeOf(call.Args[0])); path != "" {
+					pass.ReportRangef(call, "pool copied: append(%s, %s...) copies elements that hold %s; use a slice of pointers",
+						types.ExprString(call.Args[0]), types.ExprString(call.Args[1]), path)
+				}
+			}
+			return
+		}
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return
+	}
+	names := copying[fn.Pkg().Path()]
+	if !names[fn.Name()] {
+		return
+	}
+	for _, arg := range call.Args {
+		t := info.TypeOf(arg) // for sort.Slice(x any, ...), the operand's own type
+		if path := elemPath(t); path != "" {
+			pass.ReportRangef(call, "pool copied: %s.%s copies or moves the elements of %s, which hold %s; use a slice or map of pointers",
+				fn.Pkg().Name(), fn.Name(), types.ExprString(arg), path)
+			return
+		}
+	}
+}
+
+// fresh reports whether e makes a new value rather than naming an existing
+// one (a composite literal or a call), as copylocks decides.
+func fresh(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	switch x := e.(type) {
+	case *ast.CompositeLit, *ast.CallExpr:
+		return true
+	case *ast.StarExpr:
+		_, ok := ast.Unparen(x.X).(*ast.CallExpr)
+		return ok
+	}
+	return false
+}
+
+// elemPath returns poolPath of the element (or map value) type of a slice,
+// array pointer or map type t.
+func elemPath(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return poolPath(u.Elem(), nil)
+	case *types.Map:
+		if p := poolPath(u.Key(), nil); p != "" {
+			return p
+		}
+		return poolPath(u.Elem(), nil)
+	case *types.Array:
+		return poolPath(u.Elem(), nil)
+	}
+	return ""
+}
+
+// poolPath says where a value of type t holds a pool by value, such as
+// "a sync.Pool (shard.bufs)", or returns "".
+func poolPath(t types.Type, seen map[types.Type]bool) string {
+	if t == nil || seen[t] {
+		return ""
+	}
+	if seen == nil {
+		seen = map[types.Type]bool{}
+	}
+	seen[t] = true
+	if name := poolName(t); name != "" {
+		return "a " + name
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		return poolPath(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if name := poolName(f.Type()); name != "" {
+				return "a " + name + " (" + typeName(t) + "." + f.Name() + ")"
+			}
+			if p := poolPath(f.Type(), seen); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+func typeName(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return "struct"
+}
+
+// poolName returns "sync.Pool", "pool.Pool", ... when t is a pool type.
+func poolName(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Name() != "Pool" {
+		return ""
+	}
+	switch n.Obj().Pkg().Path() {
+	case "sync":
+		return "sync.Pool"
+	case poolcall.PoolkitPool:
+		return "pool.Pool"
+	case poolcall.PoolkitSlicePool:
+		return "slicepool.Pool"
+	case poolcall.PoolkitByteBuf:
+		return "bytebuf.Pool"
+	}
+	return ""
+}
