@@ -1,0 +1,45 @@
+// Package getreset defines an Analyzer that reports pooled values written
+// to before they are reset.
+//
+// # Analyzer getreset
+//
+// getreset: report pooled buffers, slices and structs written before reset
+//
+// sync.Pool hands back whatever was Put, as it was: a *bytes.Buffer still
+// holds the previous user's bytes, a *[]T its elements, a *bufio.Writer its
+// old destination and buffered data. Writing to such a value before
+// resetting it mixes the previous user's content into this one's.
+//
+// The analyzer follows the variable a Get is assigned to through the
+// statements after it, and reports the first write (Write, WriteString,
+// WriteByte, WriteRune, ReadFrom, fmt.Fprintf, io.Copy, json.NewEncoder,
+// append to the slice or to a slice field, reads of a *bufio.Reader) that no
+// earlier reset covers (Reset, Truncate(0), clear, *p = (*p)[:0], any
+// assignment to the value or to the field written). It stays quiet when
+// every Put of the same pool in the package resets the value first, when
+// the pool is poolkit's bytebuf or slicepool (they reset on their own) or a
+// pool.Pool built WithReset, and as soon as the value is handed to code it
+// cannot see.
+//
+// Bad: the second caller's line starts with the first caller's.
+//
+//	func logLine(w io.Writer, msg string) {
+//		b := bufPool.Get().(*bytes.Buffer)
+//		b.WriteString(msg)
+//		w.Write(b.Bytes())
+//		bufPool.Put(b)
+//	}
+//
+// Good: reset right after Get (or before every Put).
+//
+//	func logLine(w io.Writer, msg string) {
+//		b := bufPool.Get().(*bytes.Buffer)
+//		b.Reset()
+//		b.WriteString(msg)
+//		w.Write(b.Bytes())
+//		bufPool.Put(b)
+//	}
+//
+// A suggested fix inserts x.Reset() (for types with a Reset() method) or
+// *x = (*x)[:0] (for pooled slices) right after the Get.
+package getreset

@@ -1,0 +1,799 @@
+package getreset
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports pooled buffers, slices and structs written to before
+// they are reset, when the pool does not reset them on Put.
+var Analyzer = &analysis.Analyzer{
+	Name:     "getreset",
+	Doc:      analyzerDoc(doc, "getreset"),
+	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getreset",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+	if len(pc.Calls) == 0 {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	st := &state{pass: pass, pc: pc, ins: ins, resets: map[types.Object]bool{}, methods: map[*types.Func]methodEffect{}}
+	for _, c := range pc.Calls {
+		if c.Op != poolcall.Get || c.Pool == nil {
+			continue
+		}
+		if c.Kind == poolcall.ByteBuf || c.Kind == poolcall.SlicePool {
+			continue // bytebuf truncates on Put; slicepool.Get returns length 0
+		}
+		if c.Wrapper != nil && !plainGetWrapper(pc, c.Wrapper) {
+			continue // the wrapper may reset
+		}
+		b := bindGet(pass.TypesInfo, ins, c.Call)
+		if b == nil {
+			continue
+		}
+		if st.poolResets(c) {
+			continue
+		}
+		st.check(c, b)
+	}
+	return nil, nil
+}
+
+type state struct {
+	pass    *analysis.Pass
+	pc      *poolcall.Info
+	ins     *inspector.Inspector
+	resets  map[types.Object]bool // memo of poolResets
+	methods map[*types.Func]methodEffect
+}
+
+// binding is a Get whose result is assigned to a local variable.
+type binding struct {
+	x    *types.Var
+	stmt ast.Stmt   // the statement assigning it
+	rest []ast.Stmt // the statements following it in its list
+}
+
+// bindGet finds "x := Get()", "x := Get().(T)", "x, ok := Get().(T)" or
+// "var x = ..." for the Get call.
+func bindGet(info *types.Info, ins *inspector.Inspector, call *ast.CallExpr) *binding {
+	cur, ok := ins.Root().FindNode(call)
+	if !ok {
+		return nil
+	}
+	p := cur.Parent()
+	for {
+		switch p.Node().(type) {
+		case *ast.ParenExpr, *ast.TypeAssertExpr:
+			p = p.Parent()
+			continue
+		}
+		break
+	}
+	var id *ast.Ident
+	stmtCur := p
+	switch n := p.Node().(type) {
+	case *ast.AssignStmt:
+		if len(n.Rhs) != 1 || (len(n.Lhs) != 1 && len(n.Lhs) != 2) {
+			return nil
+		}
+		id, _ = n.Lhs[0].(*ast.Ident)
+	case *ast.ValueSpec:
+		if len(n.Values) != 1 || len(n.Names) < 1 {
+			return nil
+		}
+		id = n.Names[0]
+		stmtCur = p.Parent().Parent() // ValueSpec -> GenDecl -> DeclStmt
+	default:
+		return nil
+	}
+	if id == nil {
+		return nil
+	}
+	x, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return nil
+	}
+	stmt, ok := stmtCur.Node().(ast.Stmt)
+	if !ok {
+		return nil
+	}
+	list := stmtList(stmtCur.Parent().Node())
+	for i, s := range list {
+		if s == stmt {
+			return &binding{x: x, stmt: stmt, rest: list[i+1:]}
+		}
+	}
+	return nil
+}
+
+// plainGetWrapper reports whether fn only returns what the pool gives,
+// without touching it: func getBuf() *T { return pool.Get().(*T) }.
+func plainGetWrapper(pc *poolcall.Info, fn *types.Func) bool {
+	w := pc.Wrappers[fn]
+	if w == nil || w.Decl == nil || w.Decl.Body == nil || len(w.Decl.Body.List) != 1 {
+		return false
+	}
+	if w.PoolFrom != poolcall.PoolGlobal && w.PoolFrom != poolcall.PoolParam {
+		return false
+	}
+	_, ok := w.Decl.Body.List[0].(*ast.ReturnStmt)
+	return ok
+}
+
+// poolResets reports whether the pool of get resets what it hands out:
+// every Put of the pool resets its value first (vacuously true when the
+// package never puts into the pool), or the pool is a poolkit pool.Pool
+// built with WithReset, or we cannot tell.
+func (st *state) poolResets(get *poolcall.Call) bool {
+	if r, ok := st.resets[get.Pool]; ok {
+		return r
+	}
+	r := st.computePoolResets(get)
+	st.resets[get.Pool] = r
+	return r
+}
+
+func (st *state) computePoolResets(get *poolcall.Call) bool {
+	if get.Kind == poolcall.KitPool && kitPoolMayReset(st.pass, get.Pool) {
+		return true
+	}
+	for _, c := range st.pc.Calls {
+		if c.Op != poolcall.Put || c.Pool != get.Pool {
+			continue
+		}
+		if !st.putResets(c, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// kitPoolMayReset reports whether the pool.Pool held by obj may reset on
+// Put: it is built by pool.New with a WithReset option (or options we
+// cannot see), or it is not built by a visible pool.New at all.
+func kitPoolMayReset(pass *analysis.Pass, obj types.Object) bool {
+	info := pass.TypesInfo
+	var inits []ast.Expr
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if info.ObjectOf(id) == obj && i < len(n.Values) {
+						inits = append(inits, n.Values[i])
+					}
+				}
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if poolcall.ObjectOf(info, l) == obj && len(n.Lhs) == len(n.Rhs) {
+						if _, isIdent := ast.Unparen(l).(*ast.Ident); isIdent || isSel(l) {
+							inits = append(inits, n.Rhs[i])
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && info.ObjectOf(id) == obj {
+					inits = append(inits, n.Value)
+				}
+			}
+			return true
+		})
+	}
+	if len(inits) == 0 {
+		return true
+	}
+	for _, e := range inits {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := typeutil.StaticCallee(info, call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != poolcall.PoolkitPool || fn.Name() != "New" {
+			return true
+		}
+		for _, opt := range call.Args[1:] {
+			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
+			if !ok {
+				return true // an option from a variable: may be WithReset
+			}
+			ofn := typeutil.StaticCallee(info, oc)
+			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != poolcall.PoolkitPool || ofn.Name() == "WithReset" {
+				return true
+			}
+		}
+		if call.Ellipsis.IsValid() {
+			return true
+		}
+	}
+	return false
+}
+
+func isSel(e ast.Expr) bool {
+	_, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	return ok
+}
+
+// putResets reports whether the value handed to put is reset before it
+// reaches the pool, or whether we cannot tell.
+func (st *state) putResets(put *poolcall.Call, depth int) bool {
+	if put.Wrapper != nil {
+		w := st.pc.Wrappers[put.Wrapper]
+		if w == nil || w.Inner == nil || depth > 4 {
+			return true // a wrapper from elsewhere: cannot tell
+		}
+		return st.putResets(w.Inner, depth+1)
+	}
+	if put.Value == nil {
+		return true
+	}
+	info := st.pass.TypesInfo
+	v := ast.Unparen(put.Value)
+	for {
+		call, ok := v.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			break
+		}
+		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+			break
+		}
+		v = ast.Unparen(call.Args[0])
+	}
+	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		v = ast.Unparen(u.X)
+	}
+	if s, ok := v.(*ast.SliceExpr); ok && s.Low == nil && isZero(s.High) {
+		return true // Put(s[:0])
+	}
+	id, ok := v.(*ast.Ident)
+	if !ok {
+		return true
+	}
+	x, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return true
+	}
+	cur, ok := st.ins.Root().FindNode(put.Call)
+	if !ok {
+		return true
+	}
+	stmt := cur.Parent()
+	if _, ok := stmt.Node().(ast.Stmt); !ok {
+		return true
+	}
+	list := stmtList(stmt.Parent().Node())
+	for _, s := range list {
+		if s == stmt.Node() {
+			break
+		}
+		reset := false
+		st.scan(s, x, func(ev event) bool {
+			if ev.kind == evReset && ev.path == "" {
+				reset = true
+				return false
+			}
+			return true
+		})
+		if reset {
+			return true
+		}
+	}
+	return false
+}
+
+// Event kinds found while scanning statements for a pooled variable.
+const (
+	evReset = iota + 1 // the path is reset or overwritten
+	evWrite            // the path is written to or appended to
+	evStop             // the variable escapes to unknown code or is reassigned
+)
+
+type event struct {
+	kind int
+	path string   // field path below the variable: "", ".buf", ".buf.x"
+	expr ast.Expr // the written expression (receiver or assigned path)
+	pos  token.Pos
+}
+
+// scan reports events on x in n, in source order, until f returns false.
+func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) bool {
+	info := st.pass.TypesInfo
+	goOn := true
+	emit := func(ev event) {
+		if goOn && !f(ev) {
+			goOn = false
+		}
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if !goOn {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if mentions(info, n, x) {
+				emit(event{kind: evStop, pos: n.Pos()})
+			}
+			return false
+		case *ast.AssignStmt:
+			for _, r := range n.Rhs {
+				st.scan(r, x, func(ev event) bool { emit(ev); return goOn })
+			}
+			for i, l := range n.Lhs {
+				path, ok := pathOf(info, l, x)
+				if !ok {
+					if mentions(info, l, x) {
+						// x[i] = v, m[k] = v: an element overwrite.
+						continue
+					}
+					if len(n.Lhs) == len(n.Rhs) && isVar(info, n.Rhs[i], x) {
+						emit(event{kind: evStop, pos: n.Pos()}) // x stored elsewhere
+					}
+					continue
+				}
+				var rhs ast.Expr
+				if len(n.Lhs) == len(n.Rhs) {
+					rhs = n.Rhs[i]
+				}
+				switch {
+				case rhs != nil && isAppendTo(info, rhs, l, x):
+					emit(event{kind: evWrite, path: path, expr: l, pos: l.Pos()})
+				case isVar(info, l, x) && (rhs == nil || !isReslice0(info, rhs, x)):
+					emit(event{kind: evStop, pos: l.Pos()}) // x itself reassigned
+				default:
+					emit(event{kind: evReset, path: path, pos: l.Pos()})
+				}
+			}
+			return false
+		case *ast.CallExpr:
+			return st.callEvent(n, x, emit)
+		case *ast.Ident:
+			if info.ObjectOf(n) == x {
+				// A use we did not classify: x passed or stored somewhere.
+				emit(event{kind: evStop, pos: n.Pos()})
+			}
+		case *ast.SelectorExpr:
+			if _, ok := pathOf(info, n, x); ok {
+				return false // reading a field
+			}
+		case *ast.StarExpr:
+			if _, ok := pathOf(info, n, x); ok {
+				return false
+			}
+		case *ast.IndexExpr, *ast.SliceExpr:
+			// reading x[i] or x[a:b]: descend into the indices only
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				if isVar(info, n.X, x) || isVar(info, n.Y, x) {
+					return false // x == nil
+				}
+			}
+		}
+		return true
+	})
+	return goOn
+}
+
+// callEvent classifies a call for scan; it returns whether to descend.
+func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) bool {
+	info := st.pass.TypesInfo
+	// Builtins.
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "clear":
+				if len(call.Args) == 1 {
+					if path, ok := pathOf(info, call.Args[0], x); ok {
+						emit(event{kind: evReset, path: path, pos: call.Pos()})
+						return false
+					}
+				}
+			case "len", "cap":
+				return false
+			}
+			return true
+		}
+	}
+	if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put {
+		return false // handing x back is not a use that resets or writes it
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn != nil && fn.Type().(*types.Signature).Recv() != nil {
+		if path, ok := pathOf(info, sel.X, x); ok {
+			kind, sub := st.methodKind(fn, call)
+			switch kind {
+			case evReset:
+				for _, p := range sub {
+					emit(event{kind: evReset, path: path + p, pos: call.Pos()})
+				}
+			case evWrite:
+				emit(event{kind: evWrite, path: path, expr: sel.X, pos: call.Pos()})
+			case evStop:
+				emit(event{kind: evStop, pos: call.Pos()})
+				return false
+			}
+			// Arguments: x handed to a Reset of one of its fields is fine
+			// (gw.w.Reset(gw.buf)); elsewhere it escapes.
+			for _, a := range call.Args {
+				if fn.Name() == "Reset" {
+					if _, ok := pathOf(info, a, x); ok {
+						continue
+					}
+				}
+				st.scan(a, x, func(ev event) bool { emit(ev); return true })
+			}
+			return false
+		}
+	}
+	if fn != nil && fn.Pkg() != nil {
+		if i, ok := writerArg[fn.Pkg().Path()+"."+fn.Name()]; ok && i < len(call.Args) {
+			if path, ok := pathOf(info, call.Args[i], x); ok {
+				emit(event{kind: evWrite, path: path, expr: call.Args[i], pos: call.Pos()})
+				for j, a := range call.Args {
+					if j != i && mentions(info, a, x) {
+						emit(event{kind: evStop, pos: a.Pos()})
+					}
+				}
+				return false
+			}
+		}
+	}
+	return true // other calls: arguments mentioning x stop the scan via the Ident case
+}
+
+// writerArg lists functions that write to their argument i.
+var writerArg = map[string]int{
+	"fmt.Fprint":                 0,
+	"fmt.Fprintf":                0,
+	"fmt.Fprintln":               0,
+	"io.Copy":                    0,
+	"io.CopyN":                   0,
+	"io.CopyBuffer":              0,
+	"io.WriteString":             0,
+	"encoding/json.NewEncoder":   0,
+	"encoding/binary.Write":      0,
+	"encoding/xml.NewEncoder":    0,
+	"encoding/gob.NewEncoder":    0,
+	"encoding/csv.NewWriter":     0,
+	"encoding/json.Indent":       0,
+	"encoding/json.Compact":      0,
+	"encoding/json.HTMLEscape":   0,
+	"encoding/hex.NewEncoder":    0,
+	"compress/gzip.NewWriter":    0,
+	"text/template.Execute":      0,
+	"html/template.Execute":      0,
+	"encoding/base64.NewEncoder": 1,
+}
+
+// methodEffect is what a method declared in the package does to its
+// receiver.
+type methodEffect struct {
+	kind  int
+	paths []string // field paths reset, when kind is evReset
+}
+
+// methodKind says what calling fn does to its receiver: evReset (of the
+// field paths returned, "" for the whole value), evWrite, 0 (nothing that
+// matters) or evStop (unknown).
+func (st *state) methodKind(fn *types.Func, call *ast.CallExpr) (int, []string) {
+	k := st.methodKind1(fn, call)
+	if k == evReset {
+		return evReset, []string{""}
+	}
+	if k == evLocal {
+		m := st.localMethod(fn.Origin())
+		return m.kind, m.paths
+	}
+	return k, nil
+}
+
+// evLocal is methodKind1's answer for a method declared in the package.
+const evLocal = -1
+
+func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) int {
+	name := fn.Name()
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	if p, ok := recv.Underlying().(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	switch name {
+	case "Reset":
+		return evReset
+	case "Truncate":
+		if len(call.Args) == 1 && isZero(call.Args[0]) {
+			return evReset
+		}
+		return evStop
+	}
+	if t := knownType(recv); t != "" {
+		if t == "bufio.Reader" {
+			if strings.HasPrefix(name, "Read") || name == "Peek" || name == "Discard" || name == "WriteTo" || name == "UnreadByte" || name == "UnreadRune" {
+				return evWrite // reads from the previous user's source
+			}
+			return 0
+		}
+		switch name {
+		case "Write", "WriteString", "WriteByte", "WriteRune", "ReadFrom", "Flush":
+			if name == "Flush" && t != "bufio.Writer" {
+				return 0
+			}
+			return evWrite
+		}
+		if strings.HasPrefix(name, "Append") && t == poolcall.PoolkitByteBuf+".Buffer" {
+			return evWrite
+		}
+		return 0
+	}
+	// A method of this package: look inside for a reset of its receiver.
+	if fn.Pkg() == st.pass.Pkg {
+		return evLocal
+	}
+	return evStop
+}
+
+// knownType returns "pkg.Name" for the buffer types whose methods we know.
+func knownType(t types.Type) string {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	s := named.Obj().Pkg().Path() + "." + named.Obj().Name()
+	switch s {
+	case "bytes.Buffer", "strings.Builder", "bufio.Writer", "bufio.Reader", poolcall.PoolkitByteBuf + ".Buffer":
+		return s
+	}
+	return ""
+}
+
+// localMethod classifies a method declared in the package: evReset with
+// the field paths its body resets, evStop when it hands the receiver on or
+// cannot be found, 0 otherwise.
+func (st *state) localMethod(fn *types.Func) methodEffect {
+	if e, ok := st.methods[fn]; ok {
+		return e
+	}
+	st.methods[fn] = methodEffect{kind: evStop} // recursion guard
+	var decl *ast.FuncDecl
+	for _, f := range st.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && st.pass.TypesInfo.Defs[fd.Name] == fn {
+				decl = fd
+			}
+		}
+	}
+	result := methodEffect{kind: evStop}
+	if decl != nil && decl.Body != nil && decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+		recv, _ := st.pass.TypesInfo.Defs[decl.Recv.List[0].Names[0]].(*types.Var)
+		if recv != nil {
+			result = methodEffect{}
+			st.scan(decl.Body, recv, func(ev event) bool {
+				switch ev.kind {
+				case evReset:
+					result.kind = evReset
+					result.paths = append(result.paths, ev.path)
+				case evStop:
+					result = methodEffect{kind: evStop}
+					return false
+				}
+				return true
+			})
+		}
+	}
+	st.methods[fn] = result
+	return result
+}
+
+// check reports the first write to the pooled variable of b, or to one of
+// its fields, not preceded by a reset covering it.
+func (st *state) check(get *poolcall.Call, b *binding) {
+	var resets []string
+	covered := func(path string) bool {
+		for _, r := range resets {
+			if r == "" || path == r || strings.HasPrefix(path, r+".") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range b.rest {
+		done := false
+		st.scan(s, b.x, func(ev event) bool {
+			switch ev.kind {
+			case evReset:
+				resets = append(resets, ev.path)
+			case evStop:
+				done = true
+			case evWrite:
+				if !covered(ev.path) {
+					st.report(get, b, ev)
+				}
+				done = true
+			}
+			return !done
+		})
+		if done {
+			return
+		}
+	}
+}
+
+func (st *state) report(get *poolcall.Call, b *binding, ev event) {
+	pass := st.pass
+	name := b.x.Name() + ev.path
+	line := pass.Fset.Position(get.Pos()).Line
+	diag := analysis.Diagnostic{
+		Pos: ev.pos,
+		Message: fmt.Sprintf("%s from %s (Get on line %d) is written before it is reset, and no Put of %s resets it: the previous user's content is still there",
+			name, get.PoolName, line, get.PoolName),
+	}
+	if text := st.resetText(ev); text != "" {
+		pos := pass.Fset.Position(b.stmt.Pos())
+		indent := strings.Repeat("\t", max(pos.Column-1, 0))
+		diag.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   "Reset " + name + " right after Get",
+			TextEdits: []analysis.TextEdit{{Pos: b.stmt.End(), End: b.stmt.End(), NewText: []byte("\n" + indent + text)}},
+		}}
+	}
+	pass.Report(diag)
+}
+
+// resetText returns a statement resetting the written expression, or "".
+func (st *state) resetText(ev event) string {
+	if ev.expr == nil {
+		return ""
+	}
+	e := ast.Unparen(ev.expr)
+	t := st.pass.TypesInfo.TypeOf(e)
+	if t == nil {
+		return ""
+	}
+	src := types.ExprString(e)
+	if hasNiladicReset(t) {
+		return src + ".Reset()"
+	}
+	if _, ok := t.Underlying().(*types.Slice); ok {
+		if _, isStar := e.(*ast.StarExpr); isStar {
+			return src + " = (" + src + ")[:0]"
+		}
+		return src + " = " + src + "[:0]"
+	}
+	return ""
+}
+
+// hasNiladicReset reports whether t (or *t) has a method Reset().
+func hasNiladicReset(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Reset")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return sig.Params().Len() == 0 && sig.Results().Len() == 0
+}
+
+// pathOf returns the field path of e below x ("" for x or *x, ".f.g" for
+// x.f.g or (*x).f.g), and whether e is such a path.
+func pathOf(info *types.Info, e ast.Expr, x *types.Var) (string, bool) {
+	var parts []string
+	for {
+		switch v := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if info.ObjectOf(v) != x {
+				return "", false
+			}
+			var b strings.Builder
+			for i := len(parts) - 1; i >= 0; i-- {
+				b.WriteString("." + parts[i])
+			}
+			return b.String(), true
+		case *ast.StarExpr:
+			e = v.X
+		case *ast.SelectorExpr:
+			sel := info.Selections[v]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return "", false
+			}
+			parts = append(parts, v.Sel.Name)
+			e = v.X
+		default:
+			return "", false
+		}
+	}
+}
+
+func isVar(info *types.Info, e ast.Expr, x *types.Var) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.ObjectOf(id) == x
+}
+
+// isAppendTo reports whether rhs is append(l, ...) with l rooted at x.
+func isAppendTo(info *types.Info, rhs, l ast.Expr, x *types.Var) bool {
+	call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "append" {
+		return false
+	}
+	p1, ok1 := pathOf(info, call.Args[0], x)
+	p2, ok2 := pathOf(info, l, x)
+	return ok1 && ok2 && p1 == p2
+}
+
+// isReslice0 reports whether e is x[:0].
+func isReslice0(info *types.Info, e ast.Expr, x *types.Var) bool {
+	s, ok := ast.Unparen(e).(*ast.SliceExpr)
+	return ok && s.Low == nil && isZero(s.High) && isVar(info, s.X, x)
+}
+
+func isZero(e ast.Expr) bool {
+	lit, ok := ast.Unparen(e).(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && lit.Value == "0"
+}
+
+// mentions reports whether x occurs in n.
+func mentions(info *types.Info, n ast.Node, x *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == x {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func stmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
+
+// analyzerDoc returns the part of the package documentation starting at
+// "# Analyzer name", without the heading and comment markers.
+func analyzerDoc(src, name string) string {
+	var lines []string
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		if l == "# Analyzer "+name {
+			in = true
+			continue
+		}
+		if in {
+			lines = append(lines, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
