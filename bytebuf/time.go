@@ -6,21 +6,21 @@ import "time"
 // slice. With nanos false it writes whole seconds, as time.RFC3339 does;
 // with nanos true it adds the fractional seconds with trailing zeros
 // removed, as time.RFC3339Nano does. The output is byte for byte that of
-// t.Format with those layouts, for every year the time package can
-// represent.
+// t.Format with those layouts for every Time, including the instants near
+// the ends of the int64 range where the time package's own calendar
+// arithmetic wraps around.
 //
 // It works out the calendar date from the Unix time once, and writes every
 // field digit by digit, so it allocates nothing and does less work than
 // calling t.Date and t.Clock, which each convert the time again.
 func AppendRFC3339(dst []byte, t time.Time, nanos bool) []byte {
 	_, offset := t.Zone()
-	secs := t.Unix() + int64(offset)
-	days := secs / secondsPerDay
-	rem := secs % secondsPerDay
-	if rem < 0 {
-		days--
-		rem += secondsPerDay
-	}
+	// Count seconds from the time package's absolute epoch as it does, in
+	// wrapping unsigned arithmetic, so that the instants it cannot place
+	// in the calendar come out exactly as garbled as in time.Format.
+	abs := uint64(t.Unix()+int64(offset)) + unixToAbsolute
+	rem := int64(abs % secondsPerDay)
+	days := int64(abs/secondsPerDay) - absDaysToUnix
 	year, month, day := civilDate(days)
 
 	dst = appendYear(dst, year)
@@ -48,12 +48,29 @@ func AppendRFC3339(dst []byte, t time.Time, nanos bool) []byte {
 	} else {
 		dst = append(dst, '+')
 	}
-	dst = append2(dst, zone/60)
+	if h := zone / 60; h < 100 {
+		dst = append2(dst, h)
+	} else {
+		// time.FixedZone accepts any offset; time.Format writes all the
+		// digits of an offset of 100 hours or more.
+		dst = appendDigits(dst, uint64(h), 3)
+	}
 	dst = append(dst, ':')
 	return append2(dst, zone%60)
 }
 
 const secondsPerDay = 24 * 60 * 60
+
+// The time package counts instants from an absolute epoch, March 1 of the
+// year -292277022400 (a multiple of 400 years before year 0), so that
+// seconds since then are never negative for the times it can place in the
+// calendar. absDaysToUnix is the number of days from that epoch to
+// 1970-01-01: 730692556 400-year eras, plus March to December of the epoch
+// year (306 days), plus the 719162 days from 0001-01-01 to 1970-01-01.
+const (
+	absDaysToUnix  = 292277022400/400*146097 + 306 + 719162
+	unixToAbsolute = uint64(absDaysToUnix) * secondsPerDay
+)
 
 // civilDate converts a count of days since 1970-01-01 into a proleptic
 // Gregorian year, month and day, using the era-based method of Howard
@@ -111,9 +128,15 @@ func appendYear(dst []byte, year int) []byte {
 		dst = append(dst, '-')
 		u = uint64(-int64(year))
 	}
+	return appendDigits(dst, u, 4)
+}
+
+// appendDigits appends the decimal digits of u, zero-padded to at least
+// width digits (width at most 20).
+func appendDigits(dst []byte, u uint64, width int) []byte {
 	var tmp [20]byte
 	i := len(tmp)
-	for u >= 10 || len(tmp)-i < 3 {
+	for u >= 10 || len(tmp)-i < width-1 {
 		i--
 		tmp[i] = byte('0' + u%10)
 		u /= 10
