@@ -103,8 +103,8 @@ func TestAppendRFC3339Random(t *testing.T) {
 		name     string
 		min, max int64 // Unix seconds
 	}{
-		{"recent", 0, 4102444800},                     // 1970-2100
-		{"years 0-9999", -62167219200, 253402300799},  // 0000-9999
+		{"recent", 0, 4102444800},                    // 1970-2100
+		{"years 0-9999", -62167219200, 253402300799}, // 0000-9999
 		{"years below 1000", -62167219200 - 1e13, -30610224000},
 		{"years above 9999", 253402300800, 253402300800 + 1e14},
 		{"far", math.MinInt64 / 4, math.MaxInt64 / 4},
@@ -141,7 +141,7 @@ func TestAppendRFC3339Allocs(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	buf := make([]byte, 0, 64)
-	tm := time.Date(2026, 11, 21, 23, 24, 27, 123456789, time.FixedZone("", -(9*3600 + 30*60)))
+	tm := time.Date(2026, 11, 21, 23, 24, 27, 123456789, time.FixedZone("", -(9*3600+30*60)))
 	got := allocs.PerRun(1000, func() {
 		buf = bytebuf.AppendRFC3339(buf[:0], tm, true)
 		buf = bytebuf.AppendRFC3339(buf[:0], tm, false)
