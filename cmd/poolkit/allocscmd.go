@@ -110,6 +110,7 @@ type benchAllocs struct {
 	Pkg    string
 	Name   string  // full name, sub-benchmarks included
 	N      int     // operations the per-op figures are over
+	Mem    string  // what go test -benchmem reported for the longer run
 	Allocs float64 // per op, over all sites
 	Bytes  float64
 	Sites  []site
@@ -268,6 +269,8 @@ func runTestBinary(ctx context.Context, bin, dir string, args ...string) ([]byte
 	return out, nil
 }
 
+var memLine = regexp.MustCompile(`(\d+) B/op\s+(\d+) allocs/op`)
+
 // exactBench returns a -test.bench pattern that matches the benchmark
 // named name and nothing else, sub-benchmark by sub-benchmark.
 func exactBench(name string) string {
@@ -294,9 +297,10 @@ type siteCount struct {
 func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string, n int, tmp string) (benchAllocs, error) {
 	top := strings.SplitN(name, "/", 2)[0]
 	var counts [2]map[siteKey]*siteCount
+	var mem string
 	for i, iters := range []int{n, 2 * n} {
 		prof := filepath.Join(tmp, fmt.Sprintf("mem%d.prof", i))
-		_, err := runTestBinary(ctx, bin, p.Dir, "-test.run=^$", "-test.bench="+exactBench(name),
+		out, err := runTestBinary(ctx, bin, p.Dir, "-test.run=^$", "-test.bench="+exactBench(name),
 			fmt.Sprintf("-test.benchtime=%dx", iters), "-test.cpu=1", "-test.benchmem",
 			"-test.memprofile="+prof, "-test.memprofilerate=1")
 		if err != nil {
@@ -306,8 +310,11 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 		if err != nil {
 			return benchAllocs{}, err
 		}
+		if m := memLine.FindSubmatch(out); m != nil {
+			mem = string(m[1]) + " B/op, " + string(m[2]) + " allocs/op"
+		}
 	}
-	ba := benchAllocs{Pkg: p.ImportPath, Name: name, N: n}
+	ba := benchAllocs{Pkg: p.ImportPath, Name: name, N: n, Mem: mem}
 	for k, c2 := range counts[1] {
 		var objs, byts int64 = c2.objects, c2.bytes
 		if c1 := counts[0][k]; c1 != nil {
@@ -515,9 +522,15 @@ func summarise(reason []string, verbose bool) []string {
 	return out
 }
 
+// allocsNote explains the one way the profile's counts differ from
+// -benchmem's.
+const allocsNote = `Note: the runtime packs pointer-free allocations under 16 B into shared 16 B blocks and the profile
+sees the blocks, so such sites can show fewer allocs/op than -benchmem counts (two 8 B ints show as 0.5).`
+
 func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
+	defer fmt.Fprintf(bw, "\n%s\n", allocsNote)
 	goroot := filepath.Clean(runtime.GOROOT())
 	wd, _ := os.Getwd()
 	short := func(file string) string {
@@ -533,8 +546,8 @@ func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 		if i > 0 {
 			fmt.Fprintln(bw)
 		}
-		fmt.Fprintf(bw, "%s  %s: %s allocs/op, %.0f B/op (steady state, over %d ops)\n",
-			b.Name, b.Pkg, fmtAllocs(round3(b.Allocs)), b.Bytes, b.N)
+		fmt.Fprintf(bw, "%s  %s: %s allocs/op, %.0f B/op (steady state, over %d ops; go test -benchmem: %s)\n",
+			b.Name, b.Pkg, fmtAllocs(round3(b.Allocs)), b.Bytes, b.N, b.Mem)
 		if len(b.Sites) == 0 {
 			fmt.Fprintln(bw, "  no allocations")
 			continue

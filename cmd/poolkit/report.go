@@ -48,17 +48,17 @@ type reportRow struct {
 	Procs    int    `json:"procs,omitempty"` // GOMAXPROCS, parallel rows only
 
 	Runs        int       `json:"runs"`
-	NsPerOp     float64   `json:"ns_per_op"`      // median of the runs
-	NsSpreadPct float64   `json:"ns_spread_pct"`  // largest deviation of a run from the median, in percent
-	NsRuns      []float64 `json:"ns_runs"`        // every run, in order
-	AllocsPerOp float64   `json:"allocs_per_op"`  // median of the runs' exact means
-	AllocsRuns  []float64 `json:"allocs_runs"`    // every run's exact mean
-	BytesPerOp  float64   `json:"bytes_per_op"`   // median
-	ColdAllocs  *uint64   `json:"cold_allocs"`    // allocations of a first call after GC emptied the pools
-	Speedup     float64   `json:"speedup"`        // naive ns/op over this row's, same run; 0 when unknown
-	WantAllocs  *float64  `json:"want_allocs"`    // what the poolkit package's tests assert
-	Published   *pubRow   `json:"published"`      // the article's figure
-	Footnote    string    `json:"footnote"`       // changes made to the article's code
+	NsPerOp     float64   `json:"ns_per_op"`       // median of the runs
+	NsSpreadPct float64   `json:"ns_spread_pct"`   // largest deviation of a run from the median, in percent
+	NsRuns      []float64 `json:"ns_runs"`         // every run, in order
+	AllocsPerOp float64   `json:"allocs_per_op"`   // median of the runs' exact means
+	AllocsRuns  []float64 `json:"allocs_runs"`     // every run's exact mean
+	BytesPerOp  float64   `json:"bytes_per_op"`    // median
+	ColdAllocs  *uint64   `json:"cold_allocs"`     // allocations of a first call after GC emptied the pools
+	Speedup     float64   `json:"speedup"`         // naive ns/op over this row's, same run; 0 when unknown
+	WantAllocs  *float64  `json:"want_allocs"`     // what the poolkit package's tests assert
+	Published   *pubRow   `json:"published"`       // the article's figure
+	Footnote    string    `json:"footnote"`        // changes made to the article's code
 	Error       string    `json:"error,omitempty"` // why the row stopped early
 }
 

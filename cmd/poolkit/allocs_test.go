@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// writeModule writes a small module with files to dir.
+func writeModule(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	files["go.mod"] = "module example.com/allocsdemo\n\ngo 1.24\n"
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const demoSrc = `package allocsdemo
+
+import "strings"
+
+// Fields splits s at commas.
+func Fields(s string) []string {
+	return strings.Split(s, ",")
+}
+
+// Counter returns a pointer to a fresh counter.
+func Counter() *int64 {
+	var n [2]int64
+	return &n[0]
+}
+`
+
+const demoTest = `package allocsdemo
+
+import "testing"
+
+var sink []string
+var sinkp *int64
+
+func BenchmarkSplit(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink = Fields("a,b,c")
+	}
+}
+
+func BenchmarkCounter(b *testing.B) {
+	for b.Loop() {
+		sinkp = Counter()
+	}
+}
+`
+
+func needGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+}
+
+func runIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Chdir(dir)
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// TestAllocs checks that allocs finds a known allocation in another
+// module: strings.Split's slice, once per operation, called from the
+// module's Fields, and a variable the compiler moved to the heap, with the
+// compiler's reason.
+func TestAllocs(t *testing.T) {
+	needGo(t)
+	dir := t.TempDir()
+	writeModule(t, dir, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest})
+	code, out, errOut := runIn(t, dir, "allocs", "-benchtime", "200x", ".")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^BenchmarkSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`),
+		regexp.MustCompile(`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`),
+		regexp.MustCompile(`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7$`),
+		regexp.MustCompile(`(?m)^BenchmarkCounter  example.com/allocsdemo: 1 allocs/op, 16 B/op`),
+		regexp.MustCompile(`(?m)^ +1 +16  example.com/allocsdemo.Counter  demo.go:12$`),
+		regexp.MustCompile(`(?m)^ +compiler: moved to heap: n$`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("output lacks %s\n%s", want, out)
+		}
+	}
+}
+
+func TestAllocsErrors(t *testing.T) {
+	needGo(t)
+	t.Run("not in a module", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Setenv("GOFLAGS", "")
+		code, _, errOut := runIn(t, dir, "allocs")
+		if code != 1 || !strings.Contains(errOut, "not in a module") {
+			t.Errorf("exit %d, stderr %q", code, errOut)
+		}
+	})
+	t.Run("no benchmark matched", func(t *testing.T) {
+		dir := t.TempDir()
+		writeModule(t, dir, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest})
+		code, _, errOut := runIn(t, dir, "allocs", "-bench", "NoSuch")
+		if code != 1 || !strings.Contains(errOut, `no benchmark matched -bench "NoSuch"`) {
+			t.Errorf("exit %d, stderr %q", code, errOut)
+		}
+	})
+	t.Run("does not compile", func(t *testing.T) {
+		dir := t.TempDir()
+		writeModule(t, dir, map[string]string{"demo.go": "package allocsdemo\n\nfunc F() int { return undefinedThing }\n",
+			"demo_test.go": demoTest})
+		code, _, errOut := runIn(t, dir, "allocs")
+		if code != 1 || !strings.Contains(errOut, "does not compile") || !strings.Contains(errOut, "undefined: undefinedThing") {
+			t.Errorf("exit %d, stderr %q", code, errOut)
+		}
+	})
+	t.Run("bad flags", func(t *testing.T) {
+		code, _, errOut := runIn(t, t.TempDir(), "allocs", "-benchtime", "1s")
+		if code != 2 || !strings.Contains(errOut, "-benchtime must be an iteration count") {
+			t.Errorf("exit %d, stderr %q", code, errOut)
+		}
+	})
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/poolkit/poolkit/internal/race"
+	"github.com/poolkit/poolkit/internal/workloads"
+)
+
+// TestBench runs the whole table with a tiny -benchtime and checks its
+// shape, and that every poolkit row allocates what its package's tests
+// assert.
+func TestBench(t *testing.T) {
+	cfg, err := parseBenchFlags([]string{"-count", "1", "-benchtime", "3ms", "-cpu", "1,2", "-progress=false"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := bench(context.Background(), cfg, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := workloads.All()
+	want := 0
+	for _, c := range cases {
+		if c.Parallel {
+			want += 2 // -cpu 1,2
+		} else {
+			want++
+		}
+	}
+	if len(rep.Rows) != want {
+		t.Fatalf("table has %d rows, want %d (one per serial case, one per parallel case and -cpu value)", len(rep.Rows), want)
+	}
+	groups := map[string]bool{}
+	for _, r := range rep.Rows {
+		id := r.Workload + "/" + r.Label
+		if r.Error != "" {
+			t.Errorf("%s: %s", id, r.Error)
+			continue
+		}
+		if r.Runs != 1 || r.NsPerOp <= 0 || math.IsNaN(r.NsPerOp) || r.ColdAllocs == nil {
+			t.Errorf("%s: runs=%d ns/op=%v cold=%v, want one run with a positive time and a cold count", id, r.Runs, r.NsPerOp, r.ColdAllocs)
+		}
+		if r.Parallel != (r.Procs > 0) {
+			t.Errorf("%s: parallel=%v but P=%d", id, r.Parallel, r.Procs)
+		}
+		if r.Variant == string(workloads.Naive) {
+			groups[r.Workload+"/"+string(rune('0'+r.Procs))] = true
+			if math.Abs(r.Speedup-1) > 1e-9 {
+				t.Errorf("%s: naive speed-up %v, want 1", id, r.Speedup)
+			}
+		}
+		if r.Speedup <= 0 {
+			t.Errorf("%s: no speed-up computed", id)
+		}
+		if r.WantAllocs != nil && !race.Enabled {
+			// The table prints allocs/op to three decimals; a poolkit row
+			// must show exactly its package's claim.
+			if math.Abs(r.AllocsPerOp-*r.WantAllocs) >= 0.0005 {
+				t.Errorf("%s: measured %v allocs/op, its package's tests assert %v", id, r.AllocsPerOp, *r.WantAllocs)
+			}
+		}
+	}
+	for _, r := range rep.Rows {
+		if !groups[r.Workload+"/"+string(rune('0'+r.Procs))] {
+			t.Errorf("%s/%s: no naive row at P=%d to compare with", r.Workload, r.Label, r.Procs)
+		}
+	}
+
+	// Every format writes every row.
+	var text bytes.Buffer
+	if err := writeReport(&text, rep, "text"); err != nil {
+		t.Fatal(err)
+	}
+	head := regexp.MustCompile(`(?m)^workload +variant +P +ns/op +± +allocs/op +cold +B/op +speed-up +\| +pub ns/op +pub allocs +pub speed-up$`)
+	if !head.Match(text.Bytes()) {
+		t.Errorf("text table has no header line:\n%s", text.String())
+	}
+	for _, r := range rep.Rows {
+		if !strings.Contains(text.String(), r.Workload) {
+			t.Errorf("text table lacks workload %q", r.Workload)
+		}
+	}
+	var md bytes.Buffer
+	if err := writeReport(&md, rep, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(md.String(), "\n| "); n != len(rep.Rows)+1 {
+		t.Errorf("markdown table has %d lines, want %d", n, len(rep.Rows)+1)
+	}
+	var c bytes.Buffer
+	if err := writeReport(&c, rep, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&c).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(rep.Rows)+1 {
+		t.Errorf("csv has %d records, want %d", len(recs), len(rep.Rows)+1)
+	}
+	var j bytes.Buffer
+	if err := writeReport(&j, rep, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var back report
+	if err := json.Unmarshal(j.Bytes(), &back); err != nil || len(back.Rows) != len(rep.Rows) {
+		t.Errorf("json does not round-trip: %v, %d rows", err, len(back.Rows))
+	}
+	var page bytes.Buffer
+	writeHTML(&page, rep)
+	p := page.String()
+	if !strings.Contains(p, "<svg") || !strings.Contains(p, "</html>") {
+		t.Error("html page lacks its chart")
+	}
+	if m := regexp.MustCompile(`(src|href)=|@import|url\(`).FindString(p); m != "" {
+		t.Errorf("html page refers to an external asset (%s)", m)
+	}
+}
+
+func TestBenchInterrupted(t *testing.T) {
+	cfg, err := parseBenchFlags([]string{"-count", "1", "-benchtime", "1x", "-progress=false"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep, err := bench(ctx, cfg, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted {
+		t.Error("report not marked interrupted")
+	}
+	var out bytes.Buffer
+	if err := writeReport(&out, rep, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "INTERRUPTED") || !strings.Contains(out.String(), "not run") {
+		t.Errorf("interrupted table does not say so:\n%s", out.String())
+	}
+}
+
+func TestBenchFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-count", "0"}, "-count must be at least 1"},
+		{[]string{"-benchtime", "fast"}, `-benchtime: invalid duration "fast"`},
+		{[]string{"-benchtime", "0x"}, `-benchtime: invalid count "0x"`},
+		{[]string{"-cpu", "1,x"}, `-cpu: "x" is not a positive integer`},
+		{[]string{"-format", "xml"}, `unknown format "xml"`},
+		{[]string{"-clock", "sundial"}, `unknown clock "sundial"`},
+		{[]string{"-run", "("}, "-run: error parsing regexp"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	} {
+		_, err := parseBenchFlags(tc.args, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.args, err, tc.want)
+		}
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"bench", "-run", "^no such workload$"}, &bytes.Buffer{}, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "no case matches -run") {
+		t.Errorf("bench -run with no match: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestFmtAllocs(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 1: "1", 21: "21", 1.5: "1.5", 1.0001: "1.000",
+		0.001: "0.001", 0.125: "0.125", 0.00004: "4e-05", 1.0 / 3: "0.333"} {
+		if got := fmtAllocs(v); got != want {
+			t.Errorf("fmtAllocs(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
