@@ -146,7 +146,8 @@ func compressBound(n int) int {
 
 // AppendDecompress appends the decompression of the gzip data src to dst
 // and returns the extended slice. Concatenated gzip members are all read,
-// as gunzip does. A negative limit means no limit; otherwise, when the
+// as gunzip does; bytes after the last member that do not start another
+// member are an error, as in compress/gzip. A negative limit means no limit; otherwise, when the
 // decompressed data would be longer than limit bytes, AppendDecompress
 // stops and returns ErrLimit, having written at most limit+1 bytes past
 // len(dst). Use a limit whenever src comes from outside: a few kilobytes

@@ -79,19 +79,27 @@ type handler struct {
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	addVary(hdr)
 	if r.Method == http.MethodHead || !acceptsGzip(r.Header["Accept-Encoding"]) {
+		addVary(hdr, nil)
 		h.next.ServeHTTP(w, r)
 		return
 	}
+	// One allocation holds both header values this response may need.
+	// It must be the request's own memory, not the pooled writer's: the
+	// server may read the header map after ServeHTTP returns. And it
+	// must not be a package-level slice a handler could modify in place.
+	vals := &[2]string{"Accept-Encoding", "gzip"}
+	addVary(hdr, vals[0:1:1])
 	rw := getResponseWriter(w, h)
+	rw.ceValue = vals[1:2:2]
 	defer rw.release() // also when h panics: then rw.done is false
 	h.next.ServeHTTP(rw, r)
 	rw.finish()
 }
 
-// addVary adds "Vary: Accept-Encoding" unless hdr already names it.
-func addVary(hdr http.Header) {
+// addVary adds "Vary: Accept-Encoding" unless hdr already names it. When
+// hdr has no Vary, it stores value, if not nil, as the field's values.
+func addVary(hdr http.Header, value []string) {
 	vals := hdr["Vary"]
 	for _, v := range vals {
 		for _, f := range strings.Split(v, ",") {
@@ -100,9 +108,10 @@ func addVary(hdr http.Header) {
 			}
 		}
 	}
-	// A slice of our own, allocated here: the server may read the header
-	// map after ServeHTTP returns, so it must not hold pooled memory, and
-	// it must not share a package-level slice a handler could modify.
+	if len(vals) == 0 && value != nil {
+		hdr["Vary"] = value
+		return
+	}
 	hdr["Vary"] = append(vals, "Accept-Encoding")
 }
 
@@ -190,13 +199,15 @@ const (
 // handler. It is pooled: a ResponseWriter must not be used after
 // ServeHTTP returns (net/http's rule), so Handler owns it again then.
 type responseWriter struct {
-	w      http.ResponseWriter
-	h      *handler
-	gz     *writerState // set while compressing
-	buf    []byte       // the first bytes, while undecided
-	status int          // 0 until the handler sets one
-	state  int
-	done   bool // finish ran to the end
+	w  http.ResponseWriter
+	h  *handler
+	gz *writerState // set while compressing
+	// ceValue is the request's own []string{"gzip"} for Content-Encoding.
+	ceValue []string
+	buf     []byte // the first bytes, while undecided
+	status  int    // 0 until the handler sets one
+	state   int
+	done    bool // finish ran to the end
 }
 
 // rwPool holds pointers, so Get and Put allocate nothing.
@@ -314,7 +325,7 @@ func (rw *responseWriter) startGzip(next []byte) error {
 		hdr["Content-Type"] = []string{http.DetectContentType(sniff)}
 	}
 	delete(hdr, "Content-Length")
-	hdr["Content-Encoding"] = []string{"gzip"}
+	hdr["Content-Encoding"] = rw.ceValue
 	rw.state = compressing
 	rw.w.WriteHeader(rw.status)
 	rw.gz = getWriter(rw.h.level)

@@ -89,9 +89,10 @@ type Reader struct {
 // ErrTruncated.
 //
 // When r is an io.ByteReader (a *bufio.Reader, *bytes.Reader,
-// *bytes.Buffer, *strings.Reader), the Reader reads from it one byte at a
-// time as needed and never reads past the end of the gzip data. Otherwise
-// it reads through a pooled bufio.Reader, which may read ahead.
+// *bytes.Buffer, *strings.Reader), the Reader reads from it directly, with
+// no buffer of its own. Otherwise it reads through a pooled bufio.Reader,
+// reset onto r rather than allocated, which may read ahead of the gzip
+// data.
 //
 // The caller must Close the Reader to return its state to the pool.
 func NewReader(r io.Reader) (*Reader, error) {
