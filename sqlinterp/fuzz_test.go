@@ -15,7 +15,8 @@ import (
 // MySQL manual's table of escape sequences ("String Literals"), not from this
 // package's code: with backslash escapes, \0 \' \" \b \n \r \t \Z \\ stand
 // for one byte each, \% and \_ keep their backslash, and a backslash before
-// any other byte stands for that byte; in both modes ” stands for '.
+// any other byte stands for that byte; in both modes a doubled quote
+// stands for one quote.
 func readLiteral(b []byte, noBackslash bool) (val, rest []byte, binary bool, err error) {
 	if bytes.HasPrefix(b, []byte("_binary'")) {
 		binary = true
