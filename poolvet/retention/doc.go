@@ -1,0 +1,56 @@
+// Package retention defines an Analyzer that reports buffers grown from
+// input and put back into a sync.Pool with no size check.
+//
+// # Analyzer retention
+//
+// retention: report pooled buffers that grow from input and are kept whatever their size (opt-in)
+//
+// A pool keeps whatever it is given. A buffer that once read a 100 MB
+// request body goes back into the pool at 100 MB and stays reachable until
+// two garbage collections pass without anyone taking it, and each reuse of
+// it for a 100-byte request still pins the 100 MB (go.dev/issue/23199,
+// fmt's free, encoding/json's 64 KiB cap). The check reports a Put into a
+// sync.Pool when, in the same package, a value taken from that pool grows
+// from input (ReadFrom, io.Copy into it, Write/WriteString/append of the
+// caller's data) and goes back with no capacity or length check either
+// where it grows or where it is put.
+//
+// Bad:
+//
+//	func readAll(r io.Reader) string {
+//		b := bufs.Get().(*bytes.Buffer)
+//		b.Reset()
+//		b.ReadFrom(r)
+//		s := b.String()
+//		bufs.Put(b) // keeps b at whatever size r had
+//		return s
+//	}
+//
+// Good:
+//
+//	func readAll(r io.Reader) string {
+//		b := bufs.Get().(*bytes.Buffer)
+//		b.Reset()
+//		b.ReadFrom(r)
+//		s := b.String()
+//		if b.Cap() <= 64<<10 {
+//			bufs.Put(b)
+//		}
+//		return s
+//	}
+//
+// The check is opt-in (poolvet -all): whether input can be large is
+// something only the program knows. poolkit's bytebuf.Pool and
+// slicepool.Pool cap what they keep and are never reported.
+package retention
+
+import (
+	_ "embed"
+
+	"github.com/poolkit/poolkit/poolvet/internal/docs"
+)
+
+//go:embed doc.go
+var doc string
+
+func docText() string { return docs.Extract(doc, "retention") }

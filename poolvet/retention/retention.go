@@ -1,0 +1,345 @@
+package retention
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Analyzer reports pooled buffers grown from input and kept whatever their
+// size. It is opt-in: poolvet.Analyzers(false) leaves it out.
+var Analyzer = &analysis.Analyzer{
+	Name:     "retention",
+	Doc:      docText(),
+	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/retention",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
+	Run:      run,
+}
+
+// growth is a pooled value growing from input in a function that puts it
+// back without checking its size.
+type growth struct {
+	get, grow, put token.Pos
+	what           string // "b.ReadFrom", "io.Copy"
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	info := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+	if len(info.Calls) == 0 {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+
+	// Evidence, per direct Put: values got, grown from input and put back
+	// unchecked, reaching that Put directly or through wrappers.
+	evidence := map[*ast.CallExpr]growth{}
+	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
+		var typ *ast.FuncType
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			typ, body = n.Type, n.Body
+		case *ast.FuncLit:
+			typ, body = n.Type, n.Body
+		}
+		if body == nil {
+			return
+		}
+		scanFunc(pass, info, typ, body, evidence)
+	})
+	if len(evidence) == 0 {
+		return nil, nil
+	}
+
+	// Report each direct Put into such a pool that is not itself guarded.
+	for _, c := range info.Calls {
+		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Wrapper != nil || c.Pool == nil || c.Value == nil {
+			continue
+		}
+		g, ok := evidence[c.Call]
+		if !ok {
+			continue
+		}
+		v := rootObj(pass.TypesInfo, c.Value)
+		if v == nil {
+			continue
+		}
+		if body := enclosingBody(ins, c.Call); body == nil || guarded(pass.TypesInfo, body, v) {
+			continue
+		}
+		pass.ReportRangef(c.Call, "unbounded retention: %s.Put keeps %s whatever its size: the value from the Get at line %d grows from input at line %d (%s) and is put back at line %d with no capacity check; drop values over a limit before Put",
+			c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what, line(pass, g.put))
+	}
+	return nil, nil
+}
+
+func line(pass *analysis.Pass, p token.Pos) int { return pass.Fset.Position(p).Line }
+
+// scanFunc records evidence found in one function body.
+func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body *ast.BlockStmt, evidence map[*ast.CallExpr]growth) {
+	ti := pass.TypesInfo
+	// Variables holding values got from a pool in this body.
+	got := map[types.Object]*poolcall.Call{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		var rhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs, rhs = n.Lhs, n.Rhs
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				lhs = append(lhs, id)
+			}
+			rhs = n.Values
+		default:
+			return true
+		}
+		for i, r := range rhs {
+			call := getCall(r)
+			if call == nil {
+				continue
+			}
+			c := info.ByCall[call]
+			if c == nil || c.Op != poolcall.Get || c.Kind != poolcall.SyncPool || c.Pool == nil || i >= len(lhs) {
+				continue
+			}
+			if id, ok := lhs[i].(*ast.Ident); ok {
+				if obj := ti.ObjectOf(id); obj != nil {
+					got[obj] = c
+				}
+			}
+		}
+		return true
+	})
+	if len(got) == 0 {
+		return
+	}
+	params := map[types.Object]bool{}
+	for _, f := range typ.Params.List {
+		for _, name := range f.Names {
+			if obj := ti.Defs[name]; obj != nil {
+				params[obj] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		v, what := grows(ti, call, params)
+		if v == nil {
+			return true
+		}
+		get := got[v]
+		if get == nil {
+			return true
+		}
+		if guarded(ti, body, v) {
+			return true
+		}
+		if put := putOf(info, ti, body, get.Pool, v); put != nil {
+			d := direct(info, put)
+			if _, seen := evidence[d]; d != nil && !seen {
+				evidence[d] = growth{get: get.Pos(), grow: call.Pos(), put: put.Pos(), what: what}
+			}
+		}
+		return true
+	})
+}
+
+// getCall returns the call under a type assertion, if any.
+func getCall(e ast.Expr) *ast.CallExpr {
+	e = ast.Unparen(e)
+	if ta, ok := e.(*ast.TypeAssertExpr); ok {
+		e = ast.Unparen(ta.X)
+	}
+	c, _ := e.(*ast.CallExpr)
+	return c
+}
+
+// grows recognises a call making the value rooted at its result grow from
+// input, and returns that value's variable and a short description.
+func grows(ti *types.Info, call *ast.CallExpr, params map[types.Object]bool) (types.Object, string) {
+	fn := typeutil.StaticCallee(ti, call)
+	if fn == nil {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" && len(call.Args) >= 2 {
+			if _, isBuiltin := ti.Uses[id].(*types.Builtin); isBuiltin && fromParams(ti, call.Args[1:], params) {
+				return rootObj(ti, call.Args[0]), "append of caller data"
+			}
+		}
+		return nil, ""
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		if fn.Pkg() != nil && fn.Pkg().Path() == "io" && len(call.Args) >= 2 {
+			switch fn.Name() {
+			case "Copy", "CopyN", "CopyBuffer", "ReadAll":
+				return rootObj(ti, call.Args[0]), "io." + fn.Name()
+			}
+		}
+		return nil, ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	switch fn.Name() {
+	case "ReadFrom":
+		return rootObj(ti, sel.X), types.ExprString(sel.X) + ".ReadFrom"
+	case "Write", "WriteString":
+		if fromParams(ti, call.Args, params) {
+			return rootObj(ti, sel.X), types.ExprString(sel.X) + "." + fn.Name() + " of caller data"
+		}
+	}
+	return nil, ""
+}
+
+// fromParams reports whether any of args mentions a parameter: the
+// caller's data, or something derived from it.
+func fromParams(ti *types.Info, args []ast.Expr, params map[types.Object]bool) bool {
+	found := false
+	for _, a := range args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && params[ti.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// putOf returns a Put of v into pool inside body.
+func putOf(info *poolcall.Info, ti *types.Info, body *ast.BlockStmt, pool types.Object, v types.Object) *poolcall.Call {
+	var found *poolcall.Call
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		c := info.ByCall[call]
+		if c != nil && c.Op == poolcall.Put && c.Pool == pool && c.Value != nil && rootObj(ti, c.Value) == v {
+			found = c
+		}
+		return true
+	})
+	return found
+}
+
+// guarded reports whether body compares the length or capacity of the
+// value rooted at v: cap(v.B) > n, v.Cap() <= max, len(*v) < n, ...
+func guarded(ti *types.Info, body *ast.BlockStmt, v types.Object) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		switch be.Op {
+		case token.LSS, token.GTR, token.LEQ, token.GEQ:
+		default:
+			return true
+		}
+		for _, side := range []ast.Expr{be.X, be.Y} {
+			ast.Inspect(side, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				switch fun := ast.Unparen(call.Fun).(type) {
+				case *ast.Ident:
+					if (fun.Name == "cap" || fun.Name == "len") && len(call.Args) == 1 && rootObj(ti, call.Args[0]) == v {
+						found = true
+					}
+				case *ast.SelectorExpr:
+					if (fun.Sel.Name == "Cap" || fun.Sel.Name == "Len" || fun.Sel.Name == "Size") && rootObj(ti, fun.X) == v {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
+}
+
+// rootObj returns the variable an expression is rooted at: v for v, &v,
+// *v, v.f, v[i], v[:n], T(v).
+func rootObj(ti *types.Info, e ast.Expr) types.Object {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if obj, ok := ti.ObjectOf(x).(*types.Var); ok {
+				return obj
+			}
+			return nil
+		case *ast.SelectorExpr:
+			if _, isPkg := ti.Uses[identOf(x.X)].(*types.PkgName); isPkg {
+				return nil
+			}
+			e = x.X
+		case *ast.UnaryExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		case *ast.CallExpr:
+			if tv, ok := ti.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				e = x.Args[0]
+				continue
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// enclosingBody returns the body of the innermost function around n.
+func enclosingBody(ins *inspector.Inspector, n ast.Node) *ast.BlockStmt {
+	cur, ok := ins.Root().FindNode(n)
+	if !ok {
+		return nil
+	}
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch f := c.Node().(type) {
+		case *ast.FuncDecl:
+			return f.Body
+		case *ast.FuncLit:
+			return f.Body
+		}
+	}
+	return nil
+}
+
+// direct follows a Put through wrappers of this package to the direct
+// Put it ends in, or returns nil.
+func direct(info *poolcall.Info, c *poolcall.Call) *ast.CallExpr {
+	for i := 0; c != nil && i < 8; i++ {
+		if c.Wrapper == nil {
+			return c.Call
+		}
+		w := info.Wrappers[c.Wrapper]
+		if w == nil {
+			return nil
+		}
+		c = w.Inner
+	}
+	return nil
+}

@@ -1,0 +1,12 @@
+package retention_test
+
+import (
+	"testing"
+
+	"github.com/poolkit/poolkit/poolvet/retention"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func Test(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), retention.Analyzer, "a")
+}
