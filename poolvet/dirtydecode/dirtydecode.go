@@ -1,0 +1,583 @@
+package dirtydecode
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports decoding into a pooled struct or map that was not zeroed
+// after Get.
+var Analyzer = &analysis.Analyzer{
+	Name:     "dirtydecode",
+	Doc:      analyzerDoc(doc, "dirtydecode"),
+	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/dirtydecode",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
+	Run:      run,
+}
+
+// decoders maps a decoding function or method to the index of the argument
+// it decodes into. Each of them leaves alone the struct fields and map
+// entries its input does not mention.
+var decoders = map[string]int{
+	"encoding/json.Unmarshal":                        1,
+	"(*encoding/json.Decoder).Decode":                0,
+	"encoding/xml.Unmarshal":                         1,
+	"(*encoding/xml.Decoder).Decode":                 0,
+	"(*encoding/xml.Decoder).DecodeElement":          0,
+	"(*encoding/gob.Decoder).Decode":                 0,
+	"encoding/json/v2.Unmarshal":                     1,
+	"encoding/json/v2.UnmarshalRead":                 1,
+	"encoding/json/v2.UnmarshalDecode":               1,
+	"github.com/go-json-experiment/json.Unmarshal":       1,
+	"github.com/go-json-experiment/json.UnmarshalRead":   1,
+	"github.com/go-json-experiment/json.UnmarshalDecode": 1,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+	if len(pc.Calls) == 0 {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	st := &state{pass: pass, pc: pc, ins: ins, zeroes: map[types.Object]bool{}}
+	for _, c := range pc.Calls {
+		if c.Op != poolcall.Get || c.Pool == nil || (c.Kind != poolcall.SyncPool && c.Kind != poolcall.KitPool) {
+			continue
+		}
+		if c.Wrapper != nil && !plainGetWrapper(pc, c.Wrapper) {
+			continue // the wrapper may zero the value
+		}
+		b := bindGet(pass.TypesInfo, ins, c.Call)
+		if b == nil || !decodable(b.x.Type()) {
+			continue
+		}
+		if st.poolZeroes(c) {
+			continue
+		}
+		st.check(c, b)
+	}
+	return nil, nil
+}
+
+// decodable reports whether decoding into a value of type t (through t or
+// &t) merges into old contents: a pointer to a struct, a map, or a pointer
+// to a map.
+func decodable(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		switch p.Elem().Underlying().(type) {
+		case *types.Struct, *types.Map:
+			return true
+		}
+		return false
+	}
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+type state struct {
+	pass   *analysis.Pass
+	pc     *poolcall.Info
+	ins    *inspector.Inspector
+	zeroes map[types.Object]bool
+}
+
+type binding struct {
+	x    *types.Var
+	stmt ast.Stmt
+	rest []ast.Stmt
+}
+
+// bindGet finds "x := Get()", "x := Get().(T)", "x, ok := Get().(T)" or
+// "var x = ..." for the Get call.
+func bindGet(info *types.Info, ins *inspector.Inspector, call *ast.CallExpr) *binding {
+	cur, ok := ins.Root().FindNode(call)
+	if !ok {
+		return nil
+	}
+	p := cur.Parent()
+	for {
+		switch p.Node().(type) {
+		case *ast.ParenExpr, *ast.TypeAssertExpr:
+			p = p.Parent()
+			continue
+		}
+		break
+	}
+	var id *ast.Ident
+	stmtCur := p
+	switch n := p.Node().(type) {
+	case *ast.AssignStmt:
+		if len(n.Rhs) != 1 || (len(n.Lhs) != 1 && len(n.Lhs) != 2) {
+			return nil
+		}
+		id, _ = n.Lhs[0].(*ast.Ident)
+	case *ast.ValueSpec:
+		if len(n.Values) != 1 || len(n.Names) < 1 {
+			return nil
+		}
+		id = n.Names[0]
+		stmtCur = p.Parent().Parent()
+	default:
+		return nil
+	}
+	if id == nil {
+		return nil
+	}
+	x, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return nil
+	}
+	stmt, ok := stmtCur.Node().(ast.Stmt)
+	if !ok {
+		return nil
+	}
+	list := stmtList(stmtCur.Parent().Node())
+	for i, s := range list {
+		if s == stmt {
+			return &binding{x: x, stmt: stmt, rest: list[i+1:]}
+		}
+	}
+	return nil
+}
+
+// plainGetWrapper reports whether fn only returns what the pool gives.
+func plainGetWrapper(pc *poolcall.Info, fn *types.Func) bool {
+	w := pc.Wrappers[fn]
+	if w == nil || w.Decl == nil || w.Decl.Body == nil || len(w.Decl.Body.List) != 1 {
+		return false
+	}
+	if w.PoolFrom != poolcall.PoolGlobal && w.PoolFrom != poolcall.PoolParam {
+		return false
+	}
+	_, ok := w.Decl.Body.List[0].(*ast.ReturnStmt)
+	return ok
+}
+
+// poolZeroes reports whether every Put of get's pool zeroes the value
+// first (vacuously true without Puts), or the pool is a poolkit pool.Pool
+// that may reset, or we cannot tell.
+func (st *state) poolZeroes(get *poolcall.Call) bool {
+	if z, ok := st.zeroes[get.Pool]; ok {
+		return z
+	}
+	z := true
+	if get.Kind == poolcall.KitPool {
+		z = true // its reset function (WithReset) is not followed: stay quiet
+	} else {
+		for _, c := range st.pc.Calls {
+			if c.Op == poolcall.Put && c.Pool == get.Pool && !st.putZeroes(c, 0) {
+				z = false
+				break
+			}
+		}
+	}
+	st.zeroes[get.Pool] = z
+	return z
+}
+
+func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
+	if put.Wrapper != nil {
+		w := st.pc.Wrappers[put.Wrapper]
+		if w == nil || w.Inner == nil || depth > 4 {
+			return true
+		}
+		return st.putZeroes(w.Inner, depth+1)
+	}
+	info := st.pass.TypesInfo
+	if put.Value == nil {
+		return true
+	}
+	v := ast.Unparen(put.Value)
+	for {
+		call, ok := v.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			break
+		}
+		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+			break
+		}
+		v = ast.Unparen(call.Args[0])
+	}
+	id, ok := v.(*ast.Ident)
+	if !ok {
+		return true
+	}
+	x, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return true
+	}
+	cur, ok := st.ins.Root().FindNode(put.Call)
+	if !ok {
+		return true
+	}
+	stmt := cur.Parent()
+	if _, ok := stmt.Node().(ast.Stmt); !ok {
+		return true
+	}
+	for _, s := range stmtList(stmt.Parent().Node()) {
+		if s == stmt.Node() {
+			break
+		}
+		zeroed := false
+		st.scan(s, x, func(ev event) bool {
+			if ev.kind == evZero {
+				zeroed = true
+				return false
+			}
+			return true
+		})
+		if zeroed {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	evZero   = iota + 1 // the whole value is zeroed or overwritten
+	evDecode            // a decoder writes into it
+	evStop              // it escapes to code we cannot see, or is reassigned
+)
+
+type event struct {
+	kind int
+	call *ast.CallExpr // the decoding call
+	name string        // the decoder, for messages
+}
+
+// scan reports events on x in n in source order until f returns false.
+func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) {
+	info := st.pass.TypesInfo
+	goOn := true
+	emit := func(ev event) {
+		if goOn && !f(ev) {
+			goOn = false
+		}
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if !goOn {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if mentions(info, n, x) {
+				emit(event{kind: evStop})
+			}
+			return false
+		case *ast.AssignStmt:
+			for _, r := range n.Rhs {
+				st.scan(r, x, func(ev event) bool { emit(ev); return true })
+			}
+			for i, l := range n.Lhs {
+				l = ast.Unparen(l)
+				switch {
+				case isVar(info, l, x):
+					emit(event{kind: evStop}) // x reassigned
+				case isDeref(info, l, x):
+					emit(event{kind: evZero}) // *x = T{}
+				case mentions(info, l, x):
+					// x.f = v, x[k] = v: partial writes, neither zero nor escape.
+				default:
+					if len(n.Lhs) == len(n.Rhs) && isVar(info, n.Rhs[i], x) {
+						emit(event{kind: evStop}) // stored elsewhere
+					}
+				}
+			}
+			return false
+		case *ast.CallExpr:
+			return st.callEvent(n, x, emit)
+		case *ast.SelectorExpr:
+			if sel := info.Selections[n]; sel != nil && sel.Kind() == types.FieldVal && rootedAt(info, n.X, x) {
+				return false // reading a field
+			}
+		case *ast.StarExpr:
+			if isVar(info, n.X, x) {
+				return false
+			}
+		case *ast.BinaryExpr:
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (isVar(info, n.X, x) || isVar(info, n.Y, x)) {
+				return false
+			}
+		case *ast.Ident:
+			if info.ObjectOf(n) == x {
+				emit(event{kind: evStop})
+			}
+		}
+		return true
+	})
+}
+
+func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) bool {
+	info := st.pass.TypesInfo
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "clear":
+				if len(call.Args) == 1 && (isVar(info, call.Args[0], x) || isDeref(info, call.Args[0], x)) {
+					emit(event{kind: evZero})
+					return false
+				}
+			case "len":
+				return false
+			}
+			return true
+		}
+	}
+	if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put {
+		return false
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil {
+		return true
+	}
+	if i, ok := decoders[fn.FullName()]; ok && i < len(call.Args) {
+		arg := ast.Unparen(call.Args[i])
+		if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			arg = ast.Unparen(u.X)
+		}
+		if isVar(info, arg, x) {
+			emit(event{kind: evDecode, call: call, name: decoderName(fn)})
+			for j, a := range call.Args {
+				if j != i {
+					st.scan(a, x, func(ev event) bool { emit(ev); return true })
+				}
+			}
+			return false
+		}
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && isVar(info, sel.X, x) || ok && isDeref(info, sel.X, x) {
+		if fn.Name() == "Reset" {
+			emit(event{kind: evZero})
+			return false
+		}
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+			emit(event{kind: evStop}) // a method may zero it
+			return false
+		}
+	}
+	return true
+}
+
+// decoderName names a decoder the way a user calls it: json.Unmarshal,
+// (*json.Decoder).Decode.
+func decoderName(fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return "(*" + fn.Pkg().Name() + "." + n.Obj().Name() + ")." + fn.Name()
+	}
+	return fn.Name()
+}
+
+// check reports the first decode into b.x not preceded by a zeroing.
+func (st *state) check(get *poolcall.Call, b *binding) {
+	for _, s := range b.rest {
+		done := false
+		st.scan(s, b.x, func(ev event) bool {
+			switch ev.kind {
+			case evZero, evStop:
+				done = true
+			case evDecode:
+				st.report(get, b, ev)
+				done = true
+			}
+			return !done
+		})
+		if done {
+			return
+		}
+	}
+}
+
+func (st *state) report(get *poolcall.Call, b *binding, ev event) {
+	pass := st.pass
+	what := "fields absent from the input keep the previous user's values"
+	if !isPtr(b.x.Type()) || isMapPtr(b.x.Type()) {
+		what = "keys absent from the input keep the previous user's entries"
+	}
+	diag := analysis.Diagnostic{
+		Pos: ev.call.Pos(), End: ev.call.End(),
+		Message: fmt.Sprintf("%s decodes into %s, taken from %s on line %d and not zeroed: %s",
+			ev.name, b.x.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
+	}
+	if text := st.zeroText(b); text != "" {
+		pos := pass.Fset.Position(b.stmt.Pos())
+		indent := strings.Repeat("\t", max(pos.Column-1, 0))
+		diag.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   "Zero " + b.x.Name() + " right after Get",
+			TextEdits: []analysis.TextEdit{{Pos: b.stmt.End(), End: b.stmt.End(), NewText: []byte("\n" + indent + text)}},
+		}}
+	}
+	pass.Report(diag)
+}
+
+// zeroText returns a statement zeroing b.x, or "".
+func (st *state) zeroText(b *binding) string {
+	x := b.x.Name()
+	t := b.x.Type()
+	if _, ok := t.Underlying().(*types.Map); ok {
+		return "clear(" + x + ")"
+	}
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	if _, ok := p.Elem().Underlying().(*types.Map); ok {
+		return "clear(*" + x + ")"
+	}
+	if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Reset"); obj != nil {
+		if fn, ok := obj.(*types.Func); ok {
+			if sig := fn.Type().(*types.Signature); sig.Params().Len() == 0 && sig.Results().Len() == 0 {
+				return x + ".Reset()"
+			}
+		}
+		return ""
+	}
+	name := st.typeName(p.Elem(), b.stmt.Pos())
+	if name == "" {
+		return ""
+	}
+	return "*" + x + " = " + name + "{}"
+}
+
+// typeName spells the named type t as the file containing pos refers to
+// it, or returns "" if it cannot.
+func (st *state) typeName(t types.Type, pos token.Pos) string {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.TypeArgs().Len() > 0 {
+		return ""
+	}
+	obj := named.Obj()
+	if obj.Pkg() == nil {
+		return ""
+	}
+	if obj.Pkg() == st.pass.Pkg {
+		return obj.Name()
+	}
+	for _, f := range st.pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if strings.Trim(imp.Path.Value, `"`) != obj.Pkg().Path() {
+				continue
+			}
+			name := obj.Pkg().Name()
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			if name == "_" || name == "." {
+				return ""
+			}
+			return name + "." + obj.Name()
+		}
+	}
+	return ""
+}
+
+func isPtr(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+func isMapPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Map)
+	return ok
+}
+
+func isVar(info *types.Info, e ast.Expr, x *types.Var) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.ObjectOf(id) == x
+}
+
+func isDeref(info *types.Info, e ast.Expr, x *types.Var) bool {
+	s, ok := ast.Unparen(e).(*ast.StarExpr)
+	return ok && isVar(info, s.X, x)
+}
+
+// rootedAt reports whether e is x, *x or a field path below them.
+func rootedAt(info *types.Info, e ast.Expr, x *types.Var) bool {
+	for {
+		switch v := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(v) == x
+		case *ast.StarExpr:
+			e = v.X
+		case *ast.SelectorExpr:
+			if sel := info.Selections[v]; sel == nil || sel.Kind() != types.FieldVal {
+				return false
+			}
+			e = v.X
+		default:
+			return false
+		}
+	}
+}
+
+func mentions(info *types.Info, n ast.Node, x *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == x {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func stmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
+
+// analyzerDoc returns the part of the package documentation starting at
+// "# Analyzer name", without the heading and comment markers.
+func analyzerDoc(src, name string) string {
+	var lines []string
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		if l == "# Analyzer "+name {
+			in = true
+			continue
+		}
+		if in {
+			lines = append(lines, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
