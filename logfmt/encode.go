@@ -38,10 +38,21 @@ import (
 type text interface{ ~string | ~[]byte }
 
 // bare[c] is true for the ASCII bytes that may appear in a key or an
-// unquoted value. Bytes of 0x80 and above are looked at as UTF-8.
-var bare = func() (t [utf8.RuneSelf]bool) {
+// unquoted value. It is false for bytes of 0x80 and above, which the
+// encoder looks at as UTF-8. The tables have 256 entries so that indexing
+// them with a byte needs no bounds check.
+var bare = func() (t [256]bool) {
 	for c := '!'; c < utf8.RuneSelf; c++ {
 		t[c] = c != '=' && c != '"' && c != 0x7f
+	}
+	return t
+}()
+
+// plain[c] is true for the ASCII bytes that are copied as they are into a
+// quoted value.
+var plain = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != 0x7f
 	}
 	return t
 }()
@@ -53,12 +64,12 @@ func needsQuotes[S text](s S) bool {
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if !bare[c] {
-				return true
-			}
+		if bare[c] {
 			i++
 			continue
+		}
+		if c < utf8.RuneSelf {
+			return true
 		}
 		r, size := decodeRune(s, i)
 		if r == utf8.RuneError && size == 1 {
@@ -99,11 +110,11 @@ func appendQuoted[S text](dst []byte, s S) []byte {
 	start := 0 // s[start:i] is pending, to be copied as it is
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && c != 0x7f {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -148,8 +159,7 @@ func AppendKey(dst []byte, key string) []byte {
 // appendKeyPart appends key, sanitised, and nothing for an empty key.
 func appendKeyPart[S text](dst []byte, key S) []byte {
 	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if c >= utf8.RuneSelf || !bare[c] {
+		if !bare[key[i]] {
 			return appendKeySlow(dst, key, i)
 		}
 	}
