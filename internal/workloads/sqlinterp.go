@@ -17,13 +17,15 @@ import (
 // The query and arguments of the article's BenchmarkInterpolation, which is
 // also go-sql-driver/mysql's: one value of each type database/sql hands a
 // driver, the strings holding a quote, a double quote, a bell and a NUL.
+// They and the naive and seed versions are exported for the comparison
+// with go-sql-driver/mysql in benchmarks/sqlinterp.
 
 const srcInterp = "seeds/002 (methane, Goでアロケーションに気をつけたコードを書く方法, 2015), " +
 	"go-sql-driver/mysql BenchmarkInterpolation, go1.4.1 darwin/amd64"
 
-const interpQuery = "SELECT ?, ?, ?, ?, ?, ?"
+const InterpolateQuery = "SELECT ?, ?, ?, ?, ?, ?"
 
-var interpArgs = []driver.Value{
+var InterpolateArgs = []driver.Value{
 	int64(42424242),
 	float64(math.Pi),
 	false,
@@ -32,21 +34,21 @@ var interpArgs = []driver.Value{
 	"string containing special chars ' \" \a \x00",
 }
 
-// interpWant is the interpolated query every variant must produce.
-const interpWant = `SELECT 42424242, 3.141592653589793, 0, '2015-02-08 16:05:42.807015', ` +
+// InterpolateWant is the interpolated query every variant must produce.
+const InterpolateWant = `SELECT 42424242, 3.141592653589793, 0, '2015-02-08 16:05:42.807015', ` +
 	`_binary'bytes containing special chars \' \" ` + "\a" + ` \0', ` +
 	`'string containing special chars \' \" ` + "\a" + ` \0'`
 
 var (
 	consumeSQLString = func(s string) error {
-		if s != interpWant {
-			return fmt.Errorf("interpolate: got %q, want %q", s, interpWant)
+		if s != InterpolateWant {
+			return fmt.Errorf("interpolate: got %q, want %q", s, InterpolateWant)
 		}
 		return nil
 	}
 	consumeSQLBytes = func(b []byte) error {
-		if string(b) != interpWant {
-			return fmt.Errorf("interpolate: got %q, want %q", b, interpWant)
+		if string(b) != InterpolateWant {
+			return fmt.Errorf("interpolate: got %q, want %q", b, InterpolateWant)
 		}
 		return nil
 	}
@@ -56,9 +58,9 @@ var (
 var naiveEscaper = strings.NewReplacer(
 	`\`, `\\`, `'`, `\'`, `"`, `\"`, "\x00", `\0`, "\n", `\n`, "\r", `\r`, "\x1a", `\Z`)
 
-// interpNaive is the article's starting point: split the query on ?, turn
+// InterpolateNaive is the article's starting point: split the query on ?, turn
 // each argument into a string, join the parts.
-func interpNaive(query string, args []driver.Value) (string, error) {
+func InterpolateNaive(query string, args []driver.Value) (string, error) {
 	chunks := strings.Split(query, "?")
 	if len(chunks) != len(args)+1 {
 		return "", errors.New("interpolate: placeholder count differs from argument count")
@@ -100,20 +102,20 @@ func interpNaive(query string, args []driver.Value) (string, error) {
 	return strings.Join(parts, ""), nil
 }
 
-// interpSeedBuf stands for the driver's send buffer, which the article's
+// interpolateSeedBuf stands for the driver's send buffer, which the article's
 // final version interpolates into.
-var interpSeedBuf = make([]byte, 0, 4096)
+var interpolateSeedBuf = make([]byte, 0, 4096)
 
-// interpSeed is the article's final design, rewritten: count the ?s, append
+// InterpolateSeed is the article's final design, rewritten: count the ?s, append
 // into the reused send buffer, strconv.Append* for numbers, the time digit
 // by digit after rounding to the microsecond, one escaping loop for strings
 // and a copy of it for []byte, and string(buf) at the end, the article's
-// one remaining allocation.
-func interpSeed(query string, args []driver.Value) (string, error) {
+// one remaining allocation. It is not safe for concurrent use.
+func InterpolateSeed(query string, args []driver.Value) (string, error) {
 	if strings.Count(query, "?") != len(args) {
 		return "", errors.New("interpolate: placeholder count differs from argument count")
 	}
-	buf := interpSeedBuf[:0]
+	buf := interpolateSeedBuf[:0]
 	argPos := 0
 	for i := 0; i < len(query); i++ {
 		q := strings.IndexByte(query[i:], '?')
@@ -151,7 +153,7 @@ func interpSeed(query string, args []driver.Value) (string, error) {
 		}
 		argPos++
 	}
-	interpSeedBuf = buf
+	interpolateSeedBuf = buf
 	return string(buf), nil
 }
 
@@ -233,14 +235,14 @@ var interpDst []byte
 func init() {
 	const w = "interpolate"
 	naive := func() error {
-		s, err := interpNaive(interpQuery, interpArgs)
+		s, err := InterpolateNaive(InterpolateQuery, InterpolateArgs)
 		if err != nil {
 			return err
 		}
 		return consumeSQLString(s)
 	}
 	seed := func() error {
-		s, err := interpSeed(interpQuery, interpArgs)
+		s, err := InterpolateSeed(InterpolateQuery, InterpolateArgs)
 		if err != nil {
 			return err
 		}
@@ -248,7 +250,7 @@ func init() {
 	}
 	kit := func() error {
 		var err error
-		interpDst, err = sqlinterp.Append(interpDst[:0], interpQuery, interpArgs, sqlinterp.Options{})
+		interpDst, err = sqlinterp.Append(interpDst[:0], InterpolateQuery, InterpolateArgs, sqlinterp.Options{})
 		if err != nil {
 			return err
 		}
