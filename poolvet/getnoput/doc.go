@@ -1,0 +1,47 @@
+// Package getnoput defines an Analyzer that reports return paths on which a
+// value taken from a pool is dropped instead of put back.
+//
+// # Analyzer getnoput
+//
+// getnoput: report pooled values dropped on some return path without Put
+//
+// A value taken from a pool and not put back is not a leak: the garbage
+// collector frees it. But the pool has to allocate a new one for the next
+// Get, which is the cost pooling was meant to avoid; on a hot error path
+// the pool stops paying for itself.
+//
+// The analyzer looks at functions that take a value with Get and put it
+// back with a plain (not deferred) Put, and follows the control-flow graph
+// from the Get. It reports each return (or the end of the function) that is
+// reachable without the value being put back, returned, passed to another
+// function, stored, or tested in a condition (a capacity guard that drops
+// large buffers on purpose is fine). Paths ending in panic, os.Exit or
+// log.Fatal are not reported, nor are functions that defer the Put or
+// refer to the value from a closure.
+//
+// Bad: the error path drops the buffer.
+//
+//	func encode(w io.Writer, v any) error {
+//		b := bufPool.Get().(*bytes.Buffer)
+//		b.Reset()
+//		if err := json.NewEncoder(b).Encode(v); err != nil {
+//			return err
+//		}
+//		_, err := w.Write(b.Bytes())
+//		bufPool.Put(b)
+//		return err
+//	}
+//
+// Good: put back on every path, most simply with defer.
+//
+//	func encode(w io.Writer, v any) error {
+//		b := bufPool.Get().(*bytes.Buffer)
+//		defer bufPool.Put(b)
+//		b.Reset()
+//		if err := json.NewEncoder(b).Encode(v); err != nil {
+//			return err
+//		}
+//		_, err := w.Write(b.Bytes())
+//		return err
+//	}
+package getnoput

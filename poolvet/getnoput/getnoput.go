@@ -1,0 +1,483 @@
+package getnoput
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports return paths on which a value taken from a pool is
+// neither put back nor handed on.
+var Analyzer = &analysis.Analyzer{
+	Name:     "getnoput",
+	Doc:      analyzerDoc(doc, "getnoput"),
+	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getnoput",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer, poolcall.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+	if len(pc.Calls) == 0 {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+	st := &state{pass: pass, pc: pc, cfgs: cfgs}
+	for _, c := range pc.Calls {
+		if c.Op != poolcall.Get {
+			continue
+		}
+		cur, ok := ins.Root().FindNode(c.Call)
+		if !ok {
+			continue
+		}
+		st.checkGet(c, cur)
+	}
+	return nil, nil
+}
+
+type state struct {
+	pass *analysis.Pass
+	pc   *poolcall.Info
+	cfgs *ctrlflow.CFGs
+}
+
+// checkGet follows the variable the Get at cur is assigned to through the
+// control-flow graph of its function.
+func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
+	info := st.pass.TypesInfo
+	// The statement binding the result: x := Get(), x := Get().(T), var x = ...
+	p := cur.Parent()
+	for {
+		switch p.Node().(type) {
+		case *ast.ParenExpr, *ast.TypeAssertExpr:
+			p = p.Parent()
+			continue
+		}
+		break
+	}
+	var (
+		id   *ast.Ident
+		node ast.Node // the CFG node binding x
+	)
+	switch n := p.Node().(type) {
+	case *ast.AssignStmt:
+		if len(n.Rhs) == 1 && (len(n.Lhs) == 1 || len(n.Lhs) == 2) {
+			id, _ = n.Lhs[0].(*ast.Ident)
+		}
+		node = n
+	case *ast.ValueSpec:
+		if len(n.Values) == 1 && len(n.Names) >= 1 {
+			id = n.Names[0]
+		}
+		node = n
+	}
+	if id == nil {
+		return
+	}
+	x, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || x.Parent() == nil || x.Pkg() == nil || x.Parent() == x.Pkg().Scope() {
+		return
+	}
+	var (
+		body *ast.BlockStmt
+		g    *cfg.CFG
+	)
+	for e := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch f := e.Node().(type) {
+		case *ast.FuncDecl:
+			body, g = f.Body, st.cfgs.FuncDecl(f)
+		case *ast.FuncLit:
+			body, g = f.Body, st.cfgs.FuncLit(f)
+		}
+		break
+	}
+	if body == nil || g == nil {
+		return
+	}
+	if !st.eligible(x, node, body) {
+		return
+	}
+	// Find the block and position of the binding.
+	var start *cfg.Block
+	idx := -1
+	for _, b := range g.Blocks {
+		for i, n := range b.Nodes {
+			if n == node {
+				start, idx = b, i
+			}
+		}
+	}
+	if start == nil || !start.Live {
+		return
+	}
+	getLine := st.pass.Fset.Position(get.Pos()).Line
+	reported := map[token.Pos]bool{}
+	report := func(pos token.Pos, what string) {
+		if reported[pos] {
+			return
+		}
+		reported[pos] = true
+		st.pass.Reportf(pos, "%s from %s (Get on line %d) is not put back %s: lost reuse, not a leak (the GC frees it), but the pool allocates again",
+			x.Name(), get.PoolName, getLine, what)
+	}
+	seen := map[*cfg.Block]bool{}
+	var walk func(b *cfg.Block, from int)
+	walk = func(b *cfg.Block, from int) {
+		for i := from; i < len(b.Nodes); i++ {
+			n := b.Nodes[i]
+			if n == node {
+				return // around a loop to the Get again: not followed
+			}
+			if st.handled(n, x) {
+				return
+			}
+		}
+		if len(b.Succs) == 0 {
+			if ret := b.Return(); ret != nil {
+				if ret.Pos() == body.Rbrace {
+					report(ret.Pos(), "when the function ends")
+				} else {
+					report(ret.Pos(), "on this return path")
+				}
+				return
+			}
+			if st.noReturnEnd(b) {
+				return
+			}
+			report(body.Rbrace, "when the function ends")
+			return
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				walk(s, 0)
+			}
+		}
+	}
+	walk(start, idx+1)
+}
+
+// eligible reports whether the function is simple enough to judge: it puts
+// x back with a plain (not deferred) Put somewhere, never defers one, never
+// reassigns x except to values derived from it, and no closure refers to x.
+func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) bool {
+	info := st.pass.TypesInfo
+	hasPut, ok := false, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if mentions(info, n, x) {
+				ok = false
+			}
+			return false
+		case *ast.DeferStmt:
+			if mentions(info, n, x) {
+				ok = false // a deferred Put or release covers every path
+			}
+			return false
+		case *ast.GoStmt:
+			if mentions(info, n, x) {
+				ok = false
+			}
+			return false
+		case *ast.CallExpr:
+			if c := st.pc.ByCall[n]; c != nil && c.Op == poolcall.Put && c.Value != nil && isVarOrAddr(info, c.Value, x) {
+				hasPut = true
+			}
+		case *ast.AssignStmt:
+			if n == binding {
+				return true
+			}
+			for i, l := range n.Lhs {
+				if !isVar(info, l, x) {
+					continue
+				}
+				if len(n.Lhs) != len(n.Rhs) || !derived(info, n.Rhs[i], x) {
+					ok = false
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && isVar(info, n.X, x) {
+				// &x escapes the variable itself, unless it is what is Put.
+				ok = ok && st.isPutArg(n)
+			}
+		}
+		return true
+	})
+	return ok && hasPut
+}
+
+func (st *state) isPutArg(u *ast.UnaryExpr) bool {
+	for _, c := range st.pc.Calls {
+		if c.Op == poolcall.Put && c.Value != nil && ast.Unparen(c.Value) == ast.Expr(u) {
+			return true
+		}
+	}
+	return false
+}
+
+// derived reports whether e is computed from x in a way that keeps the same
+// pooled memory: append(x, ...), x[a:b], x itself.
+func derived(info *types.Info, e ast.Expr, x *types.Var) bool {
+	switch v := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.ObjectOf(v) == x
+	case *ast.SliceExpr:
+		return derived(info, v.X, x)
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(v.Fun).(*ast.Ident); ok && len(v.Args) > 0 {
+			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "append" {
+				return derived(info, v.Args[0], x)
+			}
+		}
+	}
+	return false
+}
+
+// handled reports whether the CFG node n puts x back, hands it on, or
+// makes a decision about it (a condition on x: a capacity guard may drop
+// it on purpose).
+func (st *state) handled(n ast.Node, x *types.Var) bool {
+	info := st.pass.TypesInfo
+	if e, ok := n.(ast.Expr); ok {
+		return mentions(info, e, x) // a condition, switch tag or range over x
+	}
+	if r, ok := n.(*ast.ReturnStmt); ok {
+		return mentions(info, r, x) // returned, or something made from it
+	}
+	found := false
+	stack := []ast.Node{}
+	ast.Inspect(n, func(c ast.Node) bool {
+		if found {
+			return false
+		}
+		if c == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		var parent ast.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		stack = append(stack, c)
+		switch c := c.(type) {
+		case *ast.CallExpr:
+			if pc := st.pc.ByCall[c]; pc != nil && pc.Op == poolcall.Put && pc.Value != nil && mentions(info, pc.Value, x) {
+				found = true
+			}
+		case *ast.Ident:
+			if info.ObjectOf(c) == x && st.handsOff(c, parent, stack) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// handsOff reports whether the occurrence id of x, whose parent node is
+// parent, may give x to someone else.
+func (st *state) handsOff(id *ast.Ident, parent ast.Node, stack []ast.Node) bool {
+	info := st.pass.TypesInfo
+	switch p := parent.(type) {
+	case *ast.SelectorExpr:
+		// x.f or x.M(...): a method may release x (b.Free()).
+		if sel := info.Selections[p]; sel != nil && sel.Kind() == types.MethodVal {
+			return !st.harmlessMethod(sel.Obj().(*types.Func))
+		}
+		return false
+	case *ast.StarExpr, *ast.IndexExpr, *ast.SliceExpr:
+		return false
+	case *ast.BinaryExpr:
+		return false
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == ast.Expr(id) {
+				return false // x = append(x, ...): checked by eligible
+			}
+		}
+		return true // y := x: followed no further
+	case *ast.CallExpr:
+		if bid, ok := ast.Unparen(p.Fun).(*ast.Ident); ok {
+			if b, ok := info.Uses[bid].(*types.Builtin); ok {
+				switch b.Name() {
+				case "len", "cap", "clear", "copy":
+					return false
+				case "append":
+					return p.Args[0] != ast.Expr(id) // append(x, ...) grows x; append(s, x) stores it
+				}
+			}
+		}
+		if fn := typeutil.StaticCallee(info, p); fn != nil && fn.Pkg() != nil && writesOnly[fn.FullName()] {
+			return false
+		}
+		return true
+	}
+	return true
+}
+
+// writesOnly lists functions that use an argument during the call only.
+var writesOnly = map[string]bool{
+	"fmt.Fprint":               true,
+	"fmt.Fprintf":              true,
+	"fmt.Fprintln":             true,
+	"io.Copy":                  true,
+	"io.CopyN":                 true,
+	"io.CopyBuffer":            true,
+	"io.WriteString":           true,
+	"io.ReadFull":              true,
+	"encoding/binary.Write":    true,
+	"encoding/json.Indent":     true,
+	"encoding/json.Compact":    true,
+	"encoding/json.Unmarshal":  true,
+	"encoding/json.NewEncoder": true, // the encoder is local and dies with x
+	"encoding/json.NewDecoder": true,
+	"encoding/xml.Unmarshal":   true,
+}
+
+// harmlessMethod reports whether calling fn on x cannot put x back: a
+// method of a standard library or poolkit buffer type, or a method declared
+// in this package whose body contains no pool Put.
+func (st *state) harmlessMethod(fn *types.Func) bool {
+	pkg := fn.Pkg()
+	if pkg == nil {
+		return false
+	}
+	if pkg != st.pass.Pkg {
+		// Standard library and poolkit buffer methods do not release
+		// the caller's values; other packages' methods may.
+		return pkg.Path() == poolcall.PoolkitByteBuf || !strings.Contains(strings.Split(pkg.Path(), "/")[0], ".")
+	}
+	fn = fn.Origin()
+	for _, f := range st.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || st.pass.TypesInfo.Defs[fd.Name] != fn || fd.Body == nil {
+				continue
+			}
+			harmless := true
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put {
+						harmless = false
+					}
+					if f := typeutil.StaticCallee(st.pass.TypesInfo, call); f != nil && f.Pkg() == st.pass.Pkg {
+						harmless = false // it calls on: do not follow
+					}
+				}
+				return harmless
+			})
+			return harmless
+		}
+	}
+	return false
+}
+
+// noReturnEnd reports whether block b ends in a call that never returns
+// (panic, os.Exit, log.Fatal, t.Fatal).
+func (st *state) noReturnEnd(b *cfg.Block) bool {
+	if len(b.Nodes) == 0 {
+		return false
+	}
+	es, ok := b.Nodes[len(b.Nodes)-1].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := st.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+			return true
+		}
+	}
+	fn := typeutil.StaticCallee(st.pass.TypesInfo, call)
+	if fn == nil {
+		return false
+	}
+	if st.cfgs.NoReturn(fn) {
+		return true
+	}
+	switch fn.FullName() {
+	case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln",
+		"(*testing.common).Fatal", "(*testing.common).Fatalf", "(*testing.common).FailNow",
+		"(*testing.common).Skip", "(*testing.common).Skipf", "(*testing.common).SkipNow", "runtime.Goexit":
+		return true
+	}
+	return false
+}
+
+func isVar(info *types.Info, e ast.Expr, x *types.Var) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.ObjectOf(id) == x
+}
+
+func isVarOrAddr(info *types.Info, e ast.Expr, x *types.Var) bool {
+	e = ast.Unparen(e)
+	for {
+		call, ok := e.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			break
+		}
+		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+			break
+		}
+		e = ast.Unparen(call.Args[0])
+	}
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	return isVar(info, e, x)
+}
+
+func mentions(info *types.Info, n ast.Node, x *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == x {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// analyzerDoc returns the part of the package documentation starting at
+// "# Analyzer name", without the heading and comment markers.
+func analyzerDoc(src, name string) string {
+	var lines []string
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		if l == "# Analyzer "+name {
+			in = true
+			continue
+		}
+		if in {
+			lines = append(lines, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
