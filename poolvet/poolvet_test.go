@@ -1,0 +1,48 @@
+package poolvet_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/poolkit/poolkit/poolvet"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestAnalyzers(t *testing.T) {
+	def, all := poolvet.Analyzers(false), poolvet.Analyzers(true)
+	if len(all) != len(def)+len(poolvet.OptIn()) {
+		t.Fatalf("Analyzers(true) has %d analyzers, want default %d + opt-in %d", len(all), len(def), len(poolvet.OptIn()))
+	}
+	if err := analysis.Validate(all); err != nil {
+		t.Fatalf("analysis.Validate: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, a := range all {
+		if seen[a.Name] {
+			t.Errorf("analyzer %s listed twice", a.Name)
+		}
+		seen[a.Name] = true
+		if a.Doc == "" || !strings.HasPrefix(a.Doc, a.Name+": ") {
+			t.Errorf("analyzer %s: Doc %q does not start with %q", a.Name, a.Doc, a.Name+": ")
+		}
+		if strings.Contains(a.Doc, "TODO") {
+			t.Errorf("analyzer %s: Doc mentions TODO", a.Name)
+		}
+	}
+	for _, a := range def {
+		if a.Name == "retention" {
+			t.Errorf("retention is opt-in but in the default set")
+		}
+	}
+}
+
+func TestIgnore(t *testing.T) {
+	var nonptrput *analysis.Analyzer
+	for _, a := range poolvet.Analyzers(false) {
+		if a.Name == "nonptrput" {
+			nonptrput = a
+		}
+	}
+	analysistest.Run(t, analysistest.TestData(), nonptrput, "ignore")
+}
