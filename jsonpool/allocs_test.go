@@ -1,0 +1,141 @@
+package jsonpool_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/race"
+	"github.com/poolkit/poolkit/jsonpool"
+)
+
+// student is seeds/004's struct with a 1 KiB array field.
+type student struct {
+	Name   string
+	Age    int32
+	Remark [1024]byte
+}
+
+var (
+	allocSinkString string
+	allocSinkSeed   seedData
+	allocSinkStu    student
+)
+
+// TestAllocs asserts, as exact means, the allocations of each operation on
+// the seed struct {ID int; Name string; Items []string}. The counts are
+// those of encoding/json v1; GOEXPERIMENT=jsonv2 swaps the engine under
+// encoding/json and with it these numbers, so the test is skipped there.
+func TestAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	if jsonV2Experiment {
+		t.Skip("allocation counts are those of encoding/json v1")
+	}
+	seedBytes := []byte(seedJSON)
+	idOnly := []byte(`{"id":42}`)
+	studentJSON, err := json.Marshal(student{Name: "Geektutu", Age: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]byte, 0, 256) // room for the seed struct's 57 bytes
+	var w bytes.Buffer
+	w.Grow(256)
+	reader := bytes.NewReader(nil)
+	seedPool := jsonpool.NewPool[seedData]()
+	stuPool := jsonpool.NewPool[student]()
+	buffers := new(bytebuf.Pool)
+	indented := jsonpool.Options{Indent: "  "}
+
+	cases := []struct {
+		name string
+		want float64
+		f    func() error
+	}{
+		// Encoding allocates nothing of its own.
+		{"Marshal into dst with room", 0, func() (err error) {
+			dst, err = jsonpool.Marshal(dst[:0], &seedValue)
+			return err
+		}},
+		{"Encode", 0, func() error { w.Reset(); return jsonpool.Encode(&w, &seedValue) }},
+		{"Encode indented", 0, func() error { w.Reset(); return indented.Encode(&w, &seedValue) }},
+		// Decoding allocates the result's strings (Name and three items)
+		// and its slice as it grows to capacity 1, 2 and 4: 1+3+3.
+		{"Unmarshal seed", 7, func() error {
+			v, err := jsonpool.Unmarshal(seedPool, seedBytes)
+			if err == nil {
+				seedPool.Put(v)
+			}
+			return err
+		}},
+		{"Decode seed", 7, func() error {
+			reader.Reset(seedBytes)
+			v, err := jsonpool.Decode(seedPool, reader)
+			if err == nil {
+				seedPool.Put(v)
+			}
+			return err
+		}},
+		{"Unmarshal without strings", 0, func() error {
+			v, err := jsonpool.Unmarshal(seedPool, idOnly)
+			if err == nil {
+				seedPool.Put(v)
+			}
+			return err
+		}},
+		// The workloads of `poolkit bench` (internal/workloads/json.go),
+		// as they run there.
+		{"workload json encode stream", 1, func() error {
+			buf := buffers.Get()
+			err := jsonpool.Encode(buf, &seedValue)
+			allocSinkString = string(buf.B[:len(buf.B)-1])
+			buffers.Put(buf)
+			return err
+		}},
+		{"workload json decode", 8, func() error {
+			v, err := jsonpool.Unmarshal(seedPool, []byte(seedJSON))
+			if err == nil {
+				allocSinkSeed = *v
+				seedPool.Put(v)
+			}
+			return err
+		}},
+		{"workload json decode stream", 8, func() error {
+			v, err := jsonpool.Decode(seedPool, strings.NewReader(seedJSON))
+			if err == nil {
+				allocSinkSeed = *v
+				seedPool.Put(v)
+			}
+			return err
+		}},
+		{"workload json unmarshal 1KiB array", 1, func() error {
+			v, err := jsonpool.Unmarshal(stuPool, studentJSON)
+			if err == nil {
+				allocSinkStu = *v
+				stuPool.Put(v)
+			}
+			return err
+		}},
+	}
+	for _, c := range cases {
+		var err error
+		got := allocs.PerRun(200, func() {
+			if e := c.f(); e != nil {
+				err = e
+			}
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got != c.want {
+			t.Errorf("%s: %v allocs per run, want %v", c.name, got, c.want)
+		}
+	}
+	if string(dst) != seedJSON || allocSinkString != seedJSON || allocSinkSeed.Name != "Jack" || allocSinkStu.Age != 25 {
+		t.Error("an operation gave the wrong result")
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !goexperiment.jsonv2
+
+package jsonpool_test
+
+const jsonV2Experiment = false
