@@ -95,6 +95,13 @@ func (l *Line) Time(key string, t time.Time) {
 	b.B = bytebuf.AppendRFC3339(b.B, t, false)
 }
 
+// TimeMillis appends key=t in RFC 3339 form with milliseconds, as
+// t.Format("2006-01-02T15:04:05.000Z07:00") and slog.TextHandler write it.
+func (l *Line) TimeMillis(key string, t time.Time) {
+	b := l.key(key)
+	b.B = appendTimeMillis(b.B, t)
+}
+
 // TimeNano appends key=t in RFC 3339 form with the fraction of a second
 // that is not zero, exactly as t.Format(time.RFC3339Nano) writes it.
 func (l *Line) TimeNano(key string, t time.Time) {

@@ -26,6 +26,7 @@ func TestLine(t *testing.T) {
 	}
 	// The zero value is usable again after End.
 	l.TimeNano("t", seedTime.Add(1500*time.Microsecond))
+	l.TimeMillis("ms", seedTime.Add(1500*time.Microsecond))
 	l.Int("int", -42)
 	l.Uint("uint", math.MaxUint64)
 	l.Float("float", 0.1)
@@ -39,13 +40,13 @@ func TestLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `time=2006-01-02T15:04:05Z this_path="/test?q=query&format=json&groupid=100001&area=200000001"
-t=2006-01-02T15:04:05.0015Z int=-42 uint=18446744073709551615 float=0.1 nan=NaN ok=true took=1.5s err="open \"x\": no such file" nil=<nil> _="empty key"
+t=2006-01-02T15:04:05.0015Z ms=2006-01-02T15:04:05.001Z int=-42 uint=18446744073709551615 float=0.1 nan=NaN ok=true took=1.5s err="open \"x\": no such file" nil=<nil> _="empty key"
 `
 	if got := buf.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	recs := readBack(t, buf.Bytes())
-	if len(recs) != 2 || recs[1][15] != `open "x": no such file` {
+	if len(recs) != 2 || recs[1][17] != `open "x": no such file` {
 		t.Errorf("read back %q", recs)
 	}
 }
@@ -167,6 +168,11 @@ func TestLineAllocs(t *testing.T) {
 		{"time", func(w io.Writer) error {
 			var l Line
 			l.Time("time", time.Now())
+			return l.End(w)
+		}},
+		{"timeMillis", func(w io.Writer) error {
+			var l Line
+			l.TimeMillis("time", time.Now())
 			return l.End(w)
 		}},
 		{"timeNano", func(w io.Writer) error {
