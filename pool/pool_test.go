@@ -362,11 +362,11 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-// TestConcurrentOwnership runs many goroutines that each Get an object,
-// claim it, fill it with a pattern of their own, yield, check the pattern
-// and Put it back. An object handed to two holders at once, or one that
-// still carries the previous holder's data (the reset function clears it),
-// fails the test.
+// TestConcurrentOwnership runs many goroutines that each Get one to three
+// objects, claim them, fill them with a pattern of their own, yield, check
+// the pattern and Put them back. An object handed to two holders at once
+// (including twice to the same goroutine), or one that still carries the
+// previous holder's data (the reset function clears it), fails the test.
 func TestConcurrentOwnership(t *testing.T) {
 	const goroutines = 16
 	iters := 2000
@@ -378,64 +378,90 @@ func TestConcurrentOwnership(t *testing.T) {
 		var resets atomic.Int64
 		p := pool.New(func() *object { return new(object) },
 			pool.WithReset(func(o *object) *object { *o = object{}; resets.Add(1); return o }))
-		stress(t, goroutines, iters, func(g int, holders *sync.Map) error {
+		stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
 			o := p.Get()
 			if *o != (object{}) {
-				return fmt.Errorf("Get returned an object holding %+v: previous holder's data", *o)
+				return nil, fmt.Errorf("Get returned an object holding %+v: previous holder's data", *o)
 			}
 			if prev, loaded := holders.LoadOrStore(o, g); loaded {
-				return fmt.Errorf("object %p handed to goroutine %d while goroutine %v holds it", o, g, prev)
+				return nil, fmt.Errorf("object %p handed to goroutine %d while goroutine %v holds it", o, g, prev)
 			}
 			o.id = g
 			for i := range o.data {
 				o.data[i] = int64(g)<<8 | int64(i)
 			}
-			runtime.Gosched()
-			for i := range o.data {
-				if o.id != g || o.data[i] != int64(g)<<8|int64(i) {
-					return fmt.Errorf("goroutine %d's object was changed by someone else: %+v", g, *o)
+			return func() error {
+				for i := range o.data {
+					if o.id != g || o.data[i] != int64(g)<<8|int64(i) {
+						return fmt.Errorf("goroutine %d's object was changed by someone else: %+v", g, *o)
+					}
 				}
-			}
-			holders.Delete(o)
-			p.Put(o)
-			return nil
+				holders.Delete(o)
+				p.Put(o)
+				return nil
+			}, nil
 		})
 		if resets.Load() == 0 {
 			t.Fatal("reset never ran")
 		}
 	})
 
+	t.Run("pointer without options", func(t *testing.T) {
+		// The fast path: no reset, so the holder clears the object itself.
+		p := pool.New(func() *object { return new(object) })
+		stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
+			o := p.Get()
+			if prev, loaded := holders.LoadOrStore(o, g); loaded {
+				return nil, fmt.Errorf("object %p handed to goroutine %d while goroutine %v holds it", o, g, prev)
+			}
+			if o.id != 0 {
+				return nil, fmt.Errorf("Get returned an object still marked by goroutine %d", o.id)
+			}
+			o.id = g
+			return func() error {
+				if o.id != g {
+					return fmt.Errorf("goroutine %d's object was changed by goroutine %d", g, o.id)
+				}
+				o.id = 0
+				holders.Delete(o)
+				p.Put(o)
+				return nil
+			}, nil
+		})
+	})
+
 	t.Run("slice", func(t *testing.T) {
 		p := pool.New(func() []int64 { return make([]int64, 0, 32) },
 			pool.WithReset(func(s []int64) []int64 { clear(s[:cap(s)]); return s[:0] }),
 			pool.WithKeep(func(s []int64) bool { return cap(s) <= 64 }))
-		stress(t, goroutines, iters, func(g int, holders *sync.Map) error {
+		stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
 			s := p.Get()
 			if len(s) != 0 {
-				return fmt.Errorf("Get returned len %d, want 0", len(s))
+				return nil, fmt.Errorf("Get returned len %d, want 0", len(s))
 			}
 			for i, v := range s[:cap(s)] {
 				if v != 0 {
-					return fmt.Errorf("element %d holds %#x from a previous holder", i, v)
+					return nil, fmt.Errorf("element %d holds %#x from a previous holder", i, v)
 				}
 			}
 			key := unsafe.SliceData(s)
 			if prev, loaded := holders.LoadOrStore(key, g); loaded {
-				return fmt.Errorf("array %p handed to goroutine %d while goroutine %v holds it", key, g, prev)
+				return nil, fmt.Errorf("array %p handed to goroutine %d while goroutine %v holds it", key, g, prev)
 			}
 			n := 16 + g%40 // sometimes grows past the keep limit
 			for i := range n {
 				s = append(s, int64(g)<<16|int64(i))
 			}
-			runtime.Gosched()
-			for i, v := range s {
-				if v != int64(g)<<16|int64(i) {
-					return fmt.Errorf("goroutine %d's slice was changed by someone else at %d: %#x", g, i, v)
+			return func() error {
+				for i, v := range s {
+					if v != int64(g)<<16|int64(i) {
+						return fmt.Errorf("goroutine %d's slice was changed by someone else at %d: %#x", g, i, v)
+					}
 				}
-			}
-			holders.Delete(key)
-			p.Put(s)
-			return nil
+				holders.Delete(key)
+				p.Put(s)
+				return nil
+			}, nil
 		})
 	})
 
@@ -444,22 +470,23 @@ func TestConcurrentOwnership(t *testing.T) {
 		// a pair must come back either new or reset to zero.
 		p := pool.New(func() pair { return pair{} },
 			pool.WithReset(func(pair) pair { return pair{} }))
-		stress(t, goroutines, iters, func(g int, _ *sync.Map) error {
+		stress(t, goroutines, iters, func(g int, _ *sync.Map) (func() error, error) {
 			v := p.Get()
 			if v != (pair{}) {
-				return fmt.Errorf("Get returned %+v, want a zero pair", v)
+				return nil, fmt.Errorf("Get returned %+v, want a zero pair", v)
 			}
 			v = pair{int64(g), -int64(g)}
-			runtime.Gosched()
-			p.Put(v)
-			return nil
+			return func() error { p.Put(v); return nil }, nil
 		})
 	})
 }
 
-// stress runs body iters times on each of n goroutines and fails the test
-// with the first error any of them reports.
-func stress(t *testing.T, n, iters int, body func(g int, holders *sync.Map) error) {
+// stress runs iters rounds on each of n goroutines. In each round a
+// goroutine acquires one to three objects (so that it sometimes holds
+// several at once, which catches an object pooled twice), yields, then
+// releases them in reverse order. The test fails with the first error any
+// acquire or release reports.
+func stress(t *testing.T, n, iters int, acquire func(g int, holders *sync.Map) (release func() error, err error)) {
 	t.Helper()
 	var (
 		holders sync.Map
@@ -468,18 +495,34 @@ func stress(t *testing.T, n, iters int, body func(g int, holders *sync.Map) erro
 		first   error
 		failed  atomic.Bool
 	)
+	fail := func(err error) {
+		errOnce.Do(func() { first = err })
+		failed.Store(true)
+	}
 	for g := 1; g <= n; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range iters {
+			var releases []func() error
+			for i := range iters {
 				if failed.Load() {
 					return
 				}
-				if err := body(g, &holders); err != nil {
-					errOnce.Do(func() { first = err })
-					failed.Store(true)
-					return
+				releases = releases[:0]
+				for range 1 + (i+g)%3 {
+					release, err := acquire(g, &holders)
+					if err != nil {
+						fail(err)
+						return
+					}
+					releases = append(releases, release)
+				}
+				runtime.Gosched()
+				for j := len(releases) - 1; j >= 0; j-- {
+					if err := releases[j](); err != nil {
+						fail(err)
+						return
+					}
 				}
 			}
 		}()

@@ -254,9 +254,10 @@ func TestAllocs(t *testing.T) {
 	})
 }
 
-// TestConcurrentOwnership: goroutines Get slices, fill them with a pattern
-// of their own, yield, verify, Put. A slice handed to two holders at once,
-// or one that still holds the previous holder's pointers, fails.
+// TestConcurrentOwnership: goroutines Get one to three slices at a time,
+// fill them with a pattern of their own, yield, verify, Put. A slice handed
+// to two holders at once (or twice to one), or one that still holds the
+// previous holder's pointers, fails.
 func TestConcurrentOwnership(t *testing.T) {
 	const goroutines = 16
 	iters := 2000
@@ -285,39 +286,50 @@ func TestConcurrentOwnership(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(g), 0))
 			mine := &ids[g]
-			for range iters {
+			type held struct {
+				s   []*int
+				key **int
+			}
+			var hold []held
+			for i := range iters {
 				if failed.Load() {
 					return
 				}
-				n := rng.IntN(300) // some over MaxCap, which Put drops
-				s := p.Get(n)
-				if len(s) != 0 || cap(s) < n {
-					fail(fmt.Errorf("Get(%d) = len %d cap %d", n, len(s), cap(s)))
-					return
-				}
-				for i, v := range s[:cap(s)] {
-					if v != nil {
-						fail(fmt.Errorf("goroutine %d got a slice whose element %d points at goroutine %d's id", g, i, *v))
+				hold = hold[:0]
+				for range 1 + (i+g)%3 { // sometimes several at once
+					n := rng.IntN(300) // some over MaxCap, which Put drops
+					s := p.Get(n)
+					if len(s) != 0 || cap(s) < n {
+						fail(fmt.Errorf("Get(%d) = len %d cap %d", n, len(s), cap(s)))
 						return
 					}
-				}
-				key := unsafe.SliceData(s)
-				if prev, loaded := holders.LoadOrStore(key, g); loaded {
-					fail(fmt.Errorf("array %p handed to goroutine %d while goroutine %v holds it", key, g, prev))
-					return
-				}
-				for range n {
-					s = append(s, mine)
+					for i, v := range s[:cap(s)] {
+						if v != nil {
+							fail(fmt.Errorf("goroutine %d got a slice whose element %d points at goroutine %d's id", g, i, *v))
+							return
+						}
+					}
+					key := unsafe.SliceData(s)
+					if prev, loaded := holders.LoadOrStore(key, g); loaded {
+						fail(fmt.Errorf("array %p handed to goroutine %d while goroutine %v holds it", key, g, prev))
+						return
+					}
+					for range n {
+						s = append(s, mine)
+					}
+					hold = append(hold, held{s, key})
 				}
 				runtime.Gosched()
-				for i, v := range s {
-					if v != mine {
-						fail(fmt.Errorf("goroutine %d's slice changed at %d by goroutine %d", g, i, *v))
-						return
+				for _, h := range hold {
+					for i, v := range h.s {
+						if v != mine {
+							fail(fmt.Errorf("goroutine %d's slice changed at %d by goroutine %d", g, i, *v))
+							return
+						}
 					}
+					holders.Delete(h.key)
+					p.Put(h.s)
 				}
-				holders.Delete(key)
-				p.Put(s)
 			}
 		}()
 	}

@@ -1,0 +1,369 @@
+package bytebuf_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+
+	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/race"
+)
+
+// pinGC disables the garbage collector and pins the test to one P, as
+// sync's own pool tests do.
+func pinGC(t *testing.T) {
+	t.Helper()
+	gcPercent := debug.SetGCPercent(-1)
+	procs := runtime.GOMAXPROCS(1)
+	t.Cleanup(func() {
+		runtime.GOMAXPROCS(procs)
+		debug.SetGCPercent(gcPercent)
+	})
+}
+
+// skipIfRace skips tests that need a buffer put into the pool to come back:
+// under the race detector sync.Pool drops one Put in four on purpose.
+func skipIfRace(t *testing.T) {
+	t.Helper()
+	if race.Enabled {
+		t.Skip("sync.Pool drops Puts at random under -race")
+	}
+}
+
+func TestPoolZeroValue(t *testing.T) {
+	var p bytebuf.Pool
+	want := bytebuf.Stats{MaxSize: bytebuf.MaxRetainedCap}
+	if got := p.Stats(); got != want {
+		t.Fatalf("zero Pool.Stats() = %+v, want %+v", got, want)
+	}
+	b := p.Get()
+	if b == nil || b.Len() != 0 {
+		t.Fatalf("zero Pool.Get() = %v, want an empty buffer", b)
+	}
+	b.WriteString("hello")
+	p.Put(b)
+	p.Put(nil) // no-op
+	if got := p.Get(); got == nil || got.Len() != 0 {
+		t.Fatalf("Get after Put = %v, want an empty buffer", got)
+	}
+}
+
+func TestPoolPut(t *testing.T) {
+	skipIfRace(t)
+	pinGC(t)
+	tests := []struct {
+		name      string
+		cap       int
+		len       int
+		wantKept  bool
+		wantDrops uint64
+	}{
+		{"empty", 0, 0, true, 0},
+		{"small", 64, 10, true, 0},
+		{"large", 1 << 20, 1 << 20, true, 0},
+		{"at MaxRetainedCap", bytebuf.MaxRetainedCap, 100, true, 0},
+		{"over MaxRetainedCap", bytebuf.MaxRetainedCap + 1, 100, false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p bytebuf.Pool
+			b := &bytebuf.Buffer{B: make([]byte, tt.len, tt.cap)}
+			p.Put(b)
+			got := p.Get()
+			if (got == b) != tt.wantKept {
+				t.Fatalf("Put(cap %d) then Get: same buffer = %v, want %v", tt.cap, got == b, tt.wantKept)
+			}
+			if got.Len() != 0 {
+				t.Fatalf("Get returned a buffer holding %d bytes, want 0", got.Len())
+			}
+			if s := p.Stats(); s.Drops != tt.wantDrops {
+				t.Fatalf("Stats().Drops = %d, want %d", s.Drops, tt.wantDrops)
+			}
+		})
+	}
+}
+
+func TestPoolCalibration(t *testing.T) {
+	skipIfRace(t)
+	pinGC(t)
+	var p bytebuf.Pool
+	payload := bytes.Repeat([]byte("x"), 1000)
+	// About 1,250 sampled Puts of ~1 KB: two calibrations or more.
+	for range 40000 {
+		b := p.Get()
+		b.Write(payload)
+		p.Put(b)
+	}
+	s := p.Stats()
+	if s.Calibrations == 0 {
+		t.Fatalf("no calibration after 40,000 Puts: %+v", s)
+	}
+	if s.DefaultSize != 1024 || s.MaxSize != 2048 {
+		t.Fatalf("calibrated to DefaultSize %d MaxSize %d, want 1024 and 2048 for 1000-byte buffers", s.DefaultSize, s.MaxSize)
+	}
+
+	// Buffers far larger than the calibrated maximum are dropped.
+	big := &bytebuf.Buffer{B: make([]byte, 0, 64<<10)}
+	p.Put(big)
+	if got := p.Stats().Drops; got != s.Drops+1 {
+		t.Fatalf("Drops = %d after putting a 64 KiB buffer, want %d", got, s.Drops+1)
+	}
+	// New buffers start at the calibrated size: drain the pool first.
+	runtime.GC()
+	runtime.GC()
+	if b := p.Get(); b.Cap() != s.DefaultSize || b == big {
+		t.Fatalf("Get from the empty calibrated pool = cap %d, want a new buffer of cap %d", b.Cap(), s.DefaultSize)
+	}
+}
+
+// TestPoolMemoryBound runs 100,000 Get/write/Put cycles of about 1 KiB
+// mixed with 100 cycles of 8 MiB, on one P, through a bytebuf.Pool and
+// through a plain sync.Pool of *bytes.Buffer. Once calibrated, the bytebuf
+// pool holds no 8 MiB buffer; the sync.Pool keeps one for good.
+func TestPoolMemoryBound(t *testing.T) {
+	if race.Enabled {
+		t.Skip("a memory measure; sync.Pool drops Puts at random under -race")
+	}
+	if testing.Short() {
+		t.Skip("moves about 2 GB of memory")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const (
+		cycles   = 100_100
+		bigEvery = 1001 // 100 big cycles
+		bigSize  = 8 << 20
+	)
+	chunk := bytes.Repeat([]byte("0123456789abcdef"), 4096) // 64 KiB
+	write := func(w interface{ Write([]byte) (int, error) }, i int) {
+		if i%bigEvery == bigEvery-1 {
+			for range bigSize / len(chunk) {
+				w.Write(chunk)
+			}
+			return
+		}
+		w.Write(chunk[:900+i%200]) // 900 to 1099 bytes
+	}
+	// heapAfter returns the live heap growth since base after one GC,
+	// which moves pooled objects to the victim cache but keeps them.
+	heap := func() int64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+
+	t.Run("bytebuf.Pool", func(t *testing.T) {
+		var p bytebuf.Pool
+		base := heap()
+		for i := range cycles {
+			b := p.Get()
+			write(b, i)
+			p.Put(b)
+		}
+		grown := heap() - base
+		s := p.Stats()
+		t.Logf("stats %+v, heap growth %d KiB", s, grown>>10)
+		if s.Calibrations == 0 || s.MaxSize >= bigSize {
+			t.Fatalf("pool did not calibrate below 8 MiB: %+v", s)
+		}
+		// The first calibration comes after about 16,000 Puts, so the
+		// first 16 or so big buffers are kept and reused until then.
+		if s.Drops < 75 {
+			t.Fatalf("Drops = %d, want the big buffers after calibration dropped", s.Drops)
+		}
+		if grown >= bigSize/4 {
+			t.Fatalf("live heap grew by %d KiB: an 8 MiB buffer is still pooled", grown>>10)
+		}
+		for range 64 { // everything the pool holds on one P, and more
+			if b := p.Get(); b.Cap() >= bigSize {
+				t.Fatalf("the pool still holds a buffer of cap %d", b.Cap())
+			}
+		}
+		runtime.KeepAlive(&p)
+	})
+
+	t.Run("sync.Pool of *bytes.Buffer keeps it", func(t *testing.T) {
+		p := sync.Pool{New: func() any { return new(bytes.Buffer) }}
+		base := heap()
+		for i := range cycles {
+			b := p.Get().(*bytes.Buffer)
+			write(b, i)
+			b.Reset()
+			p.Put(b)
+		}
+		grown := heap() - base
+		t.Logf("heap growth %d KiB", grown>>10)
+		if grown < bigSize*3/4 {
+			t.Fatalf("live heap grew by only %d KiB; expected the sync.Pool to pin an 8 MiB buffer", grown>>10)
+		}
+		found := false
+		for range 64 {
+			if b := p.Get().(*bytes.Buffer); b.Cap() >= bigSize {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatal("the sync.Pool holds no 8 MiB buffer; the comparison shows nothing")
+		}
+	})
+}
+
+// TestPoolGC checks the victim cache: a pooled buffer survives one garbage
+// collection and is gone after two more.
+func TestPoolGC(t *testing.T) {
+	pinGC(t)
+	var p bytebuf.Pool
+	kept := map[*bytebuf.Buffer]bool{}
+	for range 100 {
+		b := &bytebuf.Buffer{B: make([]byte, 0, 128)}
+		kept[b] = true
+		p.Put(b)
+	}
+	runtime.GC()
+	if b := p.Get(); !kept[b] {
+		t.Fatal("after one GC the pool is empty; the victim cache should have kept its buffers")
+	}
+	runtime.GC()
+	runtime.GC()
+	if b := p.Get(); kept[b] {
+		t.Fatal("after two more GCs Get returned a pooled buffer, want a new one")
+	}
+}
+
+func TestPoolAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var p bytebuf.Pool
+	for _, n := range []int{0, 64, 1000, 10000, 1 << 20} {
+		t.Run(fmt.Sprintf("write=%d", n), func(t *testing.T) {
+			data := make([]byte, n)
+			f := func() {
+				b := p.Get()
+				b.Write(data)
+				p.Put(b)
+			}
+			for range 10 {
+				f()
+			}
+			if got := allocs.PerRun(500, f); got != 0 {
+				t.Fatalf("Get + write %d B + Put allocates %v times per run, want 0", n, got)
+			}
+		})
+	}
+	t.Run("package Get and Put", func(t *testing.T) {
+		f := func() {
+			b := bytebuf.Get()
+			b.WriteString("hello, world")
+			b.AppendInt(42)
+			bytebuf.Put(b)
+		}
+		for range 10 {
+			f()
+		}
+		if got := allocs.PerRun(500, f); got != 0 {
+			t.Fatalf("bytebuf.Get + Put allocates %v times per run, want 0", got)
+		}
+	})
+}
+
+// TestPoolConcurrentOwnership: goroutines Get one to three buffers at a
+// time, check they come empty, claim them, fill them with a byte of their own, yield, verify,
+// Put. Some buffers grow past what the pool keeps, so drops happen too.
+func TestPoolConcurrentOwnership(t *testing.T) {
+	const goroutines = 16
+	iters := 2000
+	if testing.Short() {
+		iters = 200
+	}
+	var (
+		p       bytebuf.Pool
+		holders sync.Map
+		wg      sync.WaitGroup
+		failed  atomic.Bool
+		errOnce sync.Once
+		first   error
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { first = err })
+		failed.Store(true)
+	}
+	claim := func(key any, g int) bool {
+		if prev, loaded := holders.LoadOrStore(key, g); loaded {
+			fail(fmt.Errorf("%T %p handed to goroutine %d while goroutine %v holds it", key, key, g, prev))
+			return false
+		}
+		return true
+	}
+	for g := 1; g <= goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 1))
+			pattern := bytes.Repeat([]byte{byte(g)}, 256<<10)
+			type held struct {
+				b     *bytebuf.Buffer
+				array unsafe.Pointer
+				n     int
+			}
+			var hold []held
+			for i := range iters {
+				if failed.Load() {
+					return
+				}
+				hold = hold[:0]
+				for range 1 + (i+g)%3 { // sometimes several at once
+					b := p.Get()
+					if b.Len() != 0 {
+						fail(fmt.Errorf("goroutine %d got a buffer holding %q from a previous holder", g, b.B[:min(b.Len(), 16)]))
+						return
+					}
+					if !claim(b, g) {
+						return
+					}
+					array := unsafe.Pointer(unsafe.SliceData(b.B))
+					if b.Cap() > 0 && !claim(array, g) {
+						return
+					}
+					n := 1 + rng.IntN(4096)
+					if rng.IntN(100) == 0 {
+						n = 256 << 10
+					}
+					b.Write(pattern[:n/2])
+					b.WriteByte(byte(g))
+					b.Write(pattern[:n-n/2-1])
+					hold = append(hold, held{b, array, n})
+				}
+				runtime.Gosched()
+				for _, h := range hold {
+					b := h.b
+					if !bytes.Equal(b.B, pattern[:h.n]) {
+						i := 0
+						for i < min(b.Len(), h.n) && b.B[i] == byte(g) {
+							i++
+						}
+						fail(fmt.Errorf("goroutine %d's buffer (%d bytes, want %d) was changed at %d by someone else", g, b.Len(), h.n, i))
+						return
+					}
+					holders.Delete(b)
+					if h.array != nil {
+						holders.Delete(h.array)
+					}
+					p.Put(b)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		t.Fatal(first)
+	}
+}
