@@ -238,21 +238,6 @@ func bench(ctx context.Context, cfg *benchConfig, stderr io.Writer) (*report, er
 	defaultProcs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(defaultProcs)
 
-	// RunParallel allocates a few objects per run to start its
-	// goroutines; measure them per GOMAXPROCS, with short fixed-count
-	// runs, so they can be taken out of the parallel rows' counts.
-	if err := setBenchtime("100x"); err != nil {
-		return nil, err
-	}
-	overhead := map[int]float64{}
-	for _, r := range rows {
-		if r.procs > 0 {
-			if _, ok := overhead[r.procs]; !ok {
-				overhead[r.procs] = parallelOverhead(r.procs)
-			}
-		}
-	}
-
 	if err := setBenchtime(cfg.benchtime); err != nil {
 		return nil, err
 	}
@@ -293,18 +278,14 @@ measure:
 				r.err = err
 				continue
 			}
-			n := float64(res.N)
 			elapsed := float64(res.T.Nanoseconds())
 			if cfg.clock == "cpu" {
 				elapsed = float64(cpu.Nanoseconds())
 			}
-			mallocs := float64(res.MemAllocs)
-			if r.procs > 0 {
-				mallocs = max(0, mallocs-overhead[r.procs])
-			}
-			r.ns = append(r.ns, elapsed/n)
-			r.allocs = append(r.allocs, mallocs/n)
-			r.bytes = append(r.bytes, float64(res.MemBytes)/n)
+			a, b := steadyAllocs(trials)
+			r.ns = append(r.ns, elapsed/float64(res.N))
+			r.allocs = append(r.allocs, a)
+			r.bytes = append(r.bytes, b)
 		}
 	}
 	runtime.GOMAXPROCS(defaultProcs)
@@ -314,10 +295,41 @@ measure:
 	return rep, nil
 }
 
-// measureOnce runs one case under testing.Benchmark. The result's
-// MemAllocs and MemBytes are totals over its N operations (its AllocsPerOp
-// would truncate them to an integer); for a parallel case they include
-// RunParallel's own few allocations. cpu is the process's CPU time during
+// trial is one call of a benchmark function by testing.Benchmark: its N
+// and the allocations it made.
+type trial struct {
+	n              int
+	mallocs, bytes uint64
+}
+
+// trials collects the trial runs of the current measureOnce; bench runs one
+// case at a time.
+var trials []trial
+
+// steadyAllocs returns the allocations and bytes per operation in steady
+// state: the difference between the last two trial runs over the
+// difference of their N. What each run pays once, whatever its N, cancels
+// out: the objects a pool must make again after the collection testing
+// forces before every run, RunParallel's goroutines. Only when there was a
+// single trial is it the plain mean.
+func steadyAllocs(ts []trial) (allocs, bytes float64) {
+	if len(ts) == 0 {
+		return 0, 0
+	}
+	last := ts[len(ts)-1]
+	if len(ts) >= 2 {
+		prev := ts[len(ts)-2]
+		if dn := last.n - prev.n; dn > 0 {
+			a := (float64(last.mallocs) - float64(prev.mallocs)) / float64(dn)
+			b := (float64(last.bytes) - float64(prev.bytes)) / float64(dn)
+			return max(a, 0), max(b, 0)
+		}
+	}
+	return float64(last.mallocs) / float64(last.n), float64(last.bytes) / float64(last.n)
+}
+
+// measureOnce runs one case under testing.Benchmark, leaving its trial
+// runs' allocations in trials. cpu is the process's CPU time during
 // the final run, the one the result describes.
 func measureOnce(c workloads.Case) (res testing.BenchmarkResult, cpu time.Duration, err error) {
 	var mu sync.Mutex
@@ -329,13 +341,20 @@ func measureOnce(c workloads.Case) (res testing.BenchmarkResult, cpu time.Durati
 		}
 		mu.Unlock()
 	}
+	trials = trials[:0]
 	res = testing.Benchmark(func(b *testing.B) {
 		// testing.Benchmark calls this once per trial run, the last with
-		// the final N; keep the CPU time of each, so the last one stays.
+		// the final N; keep the CPU time of each, so the last one stays,
+		// and the allocations of each.
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		m0, by0 := ms.Mallocs, ms.TotalAlloc
 		c0, _ := processCPU()
 		defer func() {
 			c1, _ := processCPU()
 			cpu = c1 - c0
+			runtime.ReadMemStats(&ms)
+			trials = append(trials, trial{b.N, ms.Mallocs - m0, ms.TotalAlloc - by0})
 		}()
 		if c.Parallel {
 			b.RunParallel(func(pb *testing.PB) {
@@ -362,27 +381,6 @@ func measureOnce(c workloads.Case) (res testing.BenchmarkResult, cpu time.Durati
 		return res, 0, errors.New("benchmark did not run")
 	}
 	return res, cpu, nil
-}
-
-// parallelOverhead returns the allocations RunParallel itself makes in one
-// run at GOMAXPROCS procs, a total per run rather than per operation: the
-// smallest count of a few runs of an empty body, so that a stray
-// allocation elsewhere does not inflate it.
-func parallelOverhead(procs int) float64 {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	best := -1.0
-	for range 3 {
-		res := testing.Benchmark(func(b *testing.B) {
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-				}
-			})
-		})
-		if v := float64(res.MemAllocs); best < 0 || v < best {
-			best = v
-		}
-	}
-	return best
 }
 
 // progress writes the one-line progress indicator.

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -17,8 +19,20 @@ import (
 // TestBench runs the whole table with a tiny -benchtime and checks its
 // shape, and that every poolkit row allocates what its package's tests
 // assert.
+//
+// The garbage collector is off while it runs: every collection empties the
+// pools, and the refills would add a fraction of an allocation per
+// operation that depends on the heap size, not on the code. (The table
+// shows those fractions, as they are part of the cost; this test checks
+// the steady-state claims.) testing.Benchmark still collects once before
+// each run, which sync.Pool's victim cache absorbs. Serial cases run at
+// GOMAXPROCS=1 for the same reason: a goroutine that moves to another P
+// between Put and Get misses the object Put left in the first P's private
+// slot, and on a busy machine that happens at random.
 func TestBench(t *testing.T) {
-	cfg, err := parseBenchFlags([]string{"-count", "1", "-benchtime", "3ms", "-cpu", "1,2", "-progress=false"}, &bytes.Buffer{})
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	cfg, err := parseBenchFlags([]string{"-count", "1", "-benchtime", "10ms", "-cpu", "1,2", "-progress=false"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,9 +75,9 @@ func TestBench(t *testing.T) {
 			t.Errorf("%s: no speed-up computed", id)
 		}
 		if r.WantAllocs != nil && !race.Enabled {
-			// The table prints allocs/op to three decimals; a poolkit row
-			// must show exactly its package's claim.
-			if math.Abs(r.AllocsPerOp-*r.WantAllocs) >= 0.0005 {
+			// Equal to two decimals: what is left beside the claim is
+			// warm-up (a pool's first object on each P).
+			if math.Abs(r.AllocsPerOp-*r.WantAllocs) >= 0.005 {
 				t.Errorf("%s: measured %v allocs/op, its package's tests assert %v", id, r.AllocsPerOp, *r.WantAllocs)
 			}
 		}

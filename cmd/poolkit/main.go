@@ -15,8 +15,8 @@
 // process with testing.Benchmark. Each case runs -count times, the runs of
 // all cases interleaved so that a burst of load on the machine hits every
 // case alike, and the table reports per case the median ns/op with the
-// largest deviation of any run from it (±), the exact mean allocations per
-// operation (not truncated to an integer as -benchmem does), the
+// largest deviation of any run from it (±), the steady-state allocations
+// per operation, exact (not truncated to an integer as -benchmem does), the
 // allocations of a cold first call made after the garbage collector has
 // emptied every sync.Pool, the speed-up over the naive version measured in
 // the same run, and beside it what the article published.

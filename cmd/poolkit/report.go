@@ -365,7 +365,9 @@ func writeTable(w io.Writer, rep *report, markdown bool) error {
 func legend(markdown bool) string {
 	s := `P: GOMAXPROCS of a parallel (b.RunParallel) row. ns/op: median of the runs (wall time per op, or with -clock cpu
 the process's CPU time per op, summed over its threads); ±: largest deviation of a run from the median.
-allocs/op: exact mean over each run's operations (median of runs), not truncated; cold: allocations of one
+allocs/op: steady-state allocations per op, exact (not truncated to an integer as -benchmem does): the
+difference between a run's last two trials over the difference of their N, so what a trial pays once
+(refilling pools after the GC testing forces before it) cancels; median of runs. cold: allocations of one
 call made after two GCs emptied every sync.Pool. speed-up: the naive row's ns/op over this row's, same run.
 pub: the article's figures, measured on its author's machine and Go version, so compare their ratios, not their ns.`
 	if markdown {
