@@ -8,22 +8,32 @@
 //
 // Both functions set GOMAXPROCS to 1 while they measure, as
 // testing.AllocsPerRun does, so that other goroutines of the program do not
-// add their allocations to the count. They are not safe to run in parallel
-// with each other or with tests that change GOMAXPROCS.
+// add their allocations to the count. PerRun also turns the garbage
+// collector off while it measures: a collection empties every sync.Pool,
+// and the next call would then pay for a refill that steady state never
+// pays, which an exact mean would show as a spurious fraction. They are
+// not safe to run in parallel with each other or with tests that change
+// GOMAXPROCS or the GC percentage.
 package allocs
 
 import (
 	"runtime"
+	"runtime/debug"
 )
 
 // PerRun calls f once to warm it up, then runs times more, and returns the
 // mean number of heap allocations per call, as an exact fraction. A runs of
 // zero or less is treated as 1.
+//
+// The garbage collector is off from the warm-up call to the end of the
+// measurement, so everything the runs allocate stays on the heap until
+// PerRun returns: keep runs times the bytes f allocates small.
 func PerRun(runs int, f func()) float64 {
 	if runs <= 0 {
 		runs = 1
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	f() // warm up: lazily initialised state and first pool fills
 	before := mallocs()
 	for i := 0; i < runs; i++ {
