@@ -84,6 +84,7 @@ func replicateSeed(s string, n int) []string {
 	for range n {
 		*ss = append(*ss, s)
 	}
+	//poolvet:ignore useafterput the article's bug, measured as published (see replicateSeedNote)
 	return *ss
 }
 
