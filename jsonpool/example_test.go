@@ -1,0 +1,64 @@
+package jsonpool_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/poolkit/poolkit/jsonpool"
+)
+
+func ExampleMarshal() {
+	type point struct{ X, Y int }
+	buf := make([]byte, 0, 64) // reuse it across calls: no allocation
+	buf = append(buf, "point="...)
+	buf, err := jsonpool.Marshal(buf, &point{1, 2})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(buf))
+	// Output: point={"X":1,"Y":2}
+}
+
+func ExampleEncode() {
+	v := map[string]string{"html": "<b>&</b>"}
+	// One Write, and the same bytes as json.NewEncoder(os.Stdout).Encode(v).
+	if err := jsonpool.Encode(os.Stdout, v); err != nil {
+		panic(err)
+	}
+	if err := (jsonpool.Options{NoHTMLEscape: true}).Encode(os.Stdout, v); err != nil {
+		panic(err)
+	}
+	// Output:
+	// {"html":"\u003cb\u003e\u0026\u003c/b\u003e"}
+	// {"html":"<b>&</b>"}
+}
+
+type request struct {
+	User  string   `json:"user"`
+	Roles []string `json:"roles"`
+}
+
+var requests = jsonpool.NewPool[request]()
+
+func ExampleUnmarshal() {
+	for _, body := range []string{`{"user":"ann","roles":["admin"]}`, `{"user":"bob"}`} {
+		r, err := jsonpool.Unmarshal(requests, []byte(body))
+		if err != nil {
+			panic(err)
+		}
+		// bob gets no roles: the pooled value was zeroed, not reused as is.
+		fmt.Printf("%s %q\n", r.User, r.Roles)
+		requests.Put(r) // r must not be used after this
+	}
+	// Output:
+	// ann ["admin"]
+	// bob []
+}
+
+func ExampleDecode() {
+	body := strings.NewReader(`{"user": "ann", "roles": [1]}`)
+	r, err := jsonpool.Decode(requests, body)
+	fmt.Println(r == nil, err)
+	// Output: true json: cannot unmarshal number into Go struct field request.roles of type string
+}
