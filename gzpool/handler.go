@@ -50,7 +50,10 @@ func WithMinSize(n int) Option {
 // Content-Length the handler set. A compressed response carries
 // "Content-Encoding: gzip" and no Content-Length. Handler adds
 // "Vary: Accept-Encoding" to every response it might have compressed,
-// whether it did or not.
+// whether it did or not, keeping any Vary the handler sets. (For requests
+// that do not accept gzip, h gets the server's ResponseWriter itself: there,
+// a handler that replaces Vary with Header().Set rather than adding to it
+// drops Accept-Encoding, which costs caches only a missed compression.)
 //
 // The ResponseWriter Handler passes to h implements http.Flusher: Flush
 // sends everything written so far through the compressor to the client, so
@@ -91,7 +94,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	vals := &[2]string{"Accept-Encoding", "gzip"}
 	addVary(hdr, vals[0:1:1])
 	rw := getResponseWriter(w, h)
-	rw.ceValue = vals[1:2:2]
+	rw.varyValue, rw.ceValue = vals[0:1:1], vals[1:2:2]
 	defer rw.release() // also when h panics: then rw.done is false
 	h.next.ServeHTTP(rw, r)
 	rw.finish()
@@ -202,8 +205,9 @@ type responseWriter struct {
 	w  http.ResponseWriter
 	h  *handler
 	gz *writerState // set while compressing
-	// ceValue is the request's own []string{"gzip"} for Content-Encoding.
-	ceValue []string
+	// varyValue and ceValue are the request's own []string values for
+	// Vary and Content-Encoding.
+	varyValue, ceValue []string
 	buf     []byte // the first bytes, while undecided
 	status  int    // 0 until the handler sets one
 	state   int
@@ -302,6 +306,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 // startPassthrough sends the header and the buffered bytes as they are.
 func (rw *responseWriter) startPassthrough() {
 	rw.state = passthrough
+	addVary(rw.w.Header(), rw.varyValue) // the handler may have replaced it
 	rw.w.WriteHeader(rw.status)
 	if len(rw.buf) > 0 {
 		_, _ = rw.w.Write(rw.buf) // a failed write shows on the next one
@@ -326,6 +331,7 @@ func (rw *responseWriter) startGzip(next []byte) error {
 	}
 	delete(hdr, "Content-Length")
 	hdr["Content-Encoding"] = rw.ceValue
+	addVary(hdr, rw.varyValue) // the handler may have replaced it
 	rw.state = compressing
 	rw.w.WriteHeader(rw.status)
 	rw.gz = getWriter(rw.h.level)

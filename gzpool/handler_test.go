@@ -1,0 +1,515 @@
+package gzpool
+
+import (
+	"bufio"
+	"bytes"
+	stdgzip "compress/gzip"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestAcceptsGzip(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{""}, false},
+		{[]string{"gzip"}, true},
+		{[]string{"GZIP"}, true},
+		{[]string{"x-gzip"}, true},
+		{[]string{"deflate, gzip, br"}, true},
+		{[]string{"deflate", "gzip"}, true},
+		{[]string{"br;q=1.0, gzip;q=0.8, *;q=0.1"}, true},
+		{[]string{"gzip;q=0"}, false},
+		{[]string{"gzip; q=0.000"}, false},
+		{[]string{"gzip;Q=0.001"}, true},
+		{[]string{"gzip;q=1"}, true},
+		{[]string{"gzip;q=1.000"}, true},
+		{[]string{"gzip;q=1.5"}, false},  // not a qvalue
+		{[]string{"gzip;q=0.5x"}, false}, // not a qvalue
+		{[]string{"gzip;level=1"}, true}, // other parameters ignored
+		{[]string{"*"}, true},
+		{[]string{"*;q=0"}, false},
+		{[]string{"*, gzip;q=0"}, false}, // named beats the wildcard
+		{[]string{"gzip;q=0, *"}, false},
+		{[]string{"gzip;q=0.5, *;q=0"}, true},
+		{[]string{"identity"}, false},
+		{[]string{"gzipx, xgzip"}, false},
+		{[]string{" gzip ;  q=0.3 "}, true},
+	} {
+		if got := acceptsGzip(tc.in); got != tc.want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+var bigBody = strings.Repeat(`{"key":"value","n":12345},`, 200) // 5200 bytes
+
+// serve runs h behind Handler for one request and returns the recorded
+// response.
+func serve(t *testing.T, h http.HandlerFunc, method, acceptEncoding string, opts ...Option) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, "/", nil)
+	if acceptEncoding != "" {
+		req.Header.Set("Accept-Encoding", acceptEncoding)
+	}
+	rec := httptest.NewRecorder()
+	Handler(h, opts...).ServeHTTP(rec, req)
+	return rec
+}
+
+func gunzip(t *testing.T, b []byte) string {
+	t.Helper()
+	out, err := AppendDecompress(nil, b, -1)
+	if err != nil {
+		t.Fatalf("response body is not gzip: %v", err)
+	}
+	return string(out)
+}
+
+func TestHandlerDecisions(t *testing.T) {
+	write := func(body string, hdr ...string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			for i := 0; i+1 < len(hdr); i += 2 {
+				w.Header().Set(hdr[i], hdr[i+1])
+			}
+			io.WriteString(w, body)
+		}
+	}
+	status := func(code int, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(code)
+			io.WriteString(w, body)
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		h        http.HandlerFunc
+		method   string
+		ae       string
+		opts     []Option
+		gzipped  bool
+		wantCode int
+		wantVary bool
+	}{
+		{"big body", write(bigBody), "GET", "gzip", nil, true, 200, true},
+		{"no Accept-Encoding", write(bigBody), "GET", "", nil, false, 200, true},
+		{"gzip;q=0", write(bigBody), "GET", "gzip;q=0, deflate", nil, false, 200, true},
+		{"wildcard", write(bigBody), "GET", "*", nil, true, 200, true},
+		{"HEAD", write(bigBody), "HEAD", "gzip", nil, false, 200, true},
+		{"small body", write("short"), "GET", "gzip", nil, false, 200, true},
+		{"small body, min size 0", write("short"), "GET", "gzip", []Option{WithMinSize(0)}, true, 200, true},
+		{"big body, big min size", write(bigBody), "GET", "gzip", []Option{WithMinSize(1 << 20)}, false, 200, true},
+		{"already encoded", write(bigBody, "Content-Encoding", "br"), "GET", "gzip", nil, false, 200, true},
+		{"range", write(bigBody, "Content-Range", "bytes 0-5199/9999"), "GET", "gzip", nil, false, 200, true},
+		{"small Content-Length", write("short", "Content-Length", "5"), "GET", "gzip", nil, false, 200, true},
+		{"big Content-Length", write(bigBody, "Content-Length", strconv.Itoa(len(bigBody))), "GET", "gzip", nil, true, 200, true},
+		{"204", status(204, ""), "GET", "gzip", nil, false, 204, true},
+		{"304", status(304, ""), "GET", "gzip", nil, false, 304, true},
+		{"404 big", status(404, bigBody), "GET", "gzip", nil, true, 404, true},
+		{"500 small", status(500, "oops"), "GET", "gzip", nil, false, 500, true},
+		{"best speed", write(bigBody), "GET", "gzip", []Option{WithLevel(BestSpeed)}, true, 200, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := serve(t, tc.h, tc.method, tc.ae, tc.opts...)
+			res := rec.Result()
+			if res.StatusCode != tc.wantCode {
+				t.Errorf("status %d, want %d", res.StatusCode, tc.wantCode)
+			}
+			if got := strings.Join(res.Header["Vary"], ","); (got == "Accept-Encoding") != tc.wantVary {
+				t.Errorf("Vary %q", got)
+			}
+			ce := res.Header.Get("Content-Encoding")
+			body := rec.Body.Bytes()
+			if tc.gzipped {
+				if ce != "gzip" {
+					t.Fatalf("Content-Encoding %q, want gzip", ce)
+				}
+				if cl := res.Header.Get("Content-Length"); cl != "" {
+					t.Errorf("compressed response keeps Content-Length %s", cl)
+				}
+				body = []byte(gunzip(t, body))
+			} else if ce == "gzip" {
+				t.Fatal("compressed, should not be")
+			}
+			want := ""
+			tc.h(discardRecorder(), httptest.NewRequest(tc.method, "/", nil)) // no-op: handlers are pure
+			switch tc.name {
+			case "small body", "small body, min size 0", "small Content-Length":
+				want = "short"
+			case "204", "304":
+				want = ""
+			case "500 small":
+				want = "oops"
+			default:
+				want = bigBody
+			}
+			if tc.method == "HEAD" {
+				want = bigBody // the recorder keeps what HEAD handlers write
+			}
+			if string(body) != want {
+				t.Errorf("body %.40q..., want %.40q...", body, want)
+			}
+		})
+	}
+}
+
+func discardRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }
+
+func TestHandlerHeaders(t *testing.T) {
+	// The handler's own Vary is kept and extended.
+	rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Vary", "Origin")
+		io.WriteString(w, bigBody)
+	}, "GET", "gzip")
+	if got := rec.Result().Header["Vary"]; len(got) != 2 || got[0] != "Origin" || got[1] != "Accept-Encoding" {
+		t.Errorf("Vary %q", got)
+	}
+	// Vary set before the middleware runs is not repeated.
+	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, bigBody) }))
+	rec = httptest.NewRecorder()
+	rec.Header().Set("Vary", "accept-encoding")
+	req := httptest.NewRequest("GET", "/", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	h.ServeHTTP(rec, req)
+	if got := rec.Result().Header["Vary"]; len(got) != 1 {
+		t.Errorf("Vary %q", got)
+	}
+	// A missing Content-Type is sniffed from the uncompressed data.
+	rec = serve(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!DOCTYPE html><html>"+strings.Repeat("<p>hello</p>", 200))
+	}, "GET", "gzip")
+	if ct := rec.Result().Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("sniffed Content-Type %q", ct)
+	}
+	// Many small writes are gathered, then compressed.
+	rec = serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for i := range 1000 {
+			fmt.Fprintf(w, "line %d\n", i)
+		}
+	}, "GET", "gzip")
+	var want strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&want, "line %d\n", i)
+	}
+	if got := gunzip(t, rec.Body.Bytes()); got != want.String() {
+		t.Error("small writes: body differs")
+	}
+	// A handler that writes nothing sends an empty 200.
+	rec = serve(t, func(w http.ResponseWriter, r *http.Request) {}, "GET", "gzip")
+	if rec.Code != 200 || rec.Body.Len() != 0 || rec.Header().Get("Content-Encoding") != "" {
+		t.Errorf("empty handler: %d %q %q", rec.Code, rec.Body.String(), rec.Header().Get("Content-Encoding"))
+	}
+}
+
+func TestHandlerInvalidLevel(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "invalid compression level") {
+			t.Errorf("recovered %v", r)
+		}
+	}()
+	Handler(http.NotFoundHandler(), WithLevel(42))
+}
+
+// TestHandlerPanic checks that a handler panicking mid-response does not
+// poison the pools: the panic reaches the caller, and later responses are
+// whole.
+func TestHandlerPanic(t *testing.T) {
+	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, bigBody) // compression has started
+		io.WriteString(w, bigBody[:100])
+		panic("handler failed")
+	}))
+	for range 20 {
+		func() {
+			defer func() {
+				if r := recover(); r != "handler failed" {
+					t.Fatalf("recovered %v", r)
+				}
+			}()
+			req := httptest.NewRequest("GET", "/", nil)
+			req.Header.Set("Accept-Encoding", "gzip")
+			h.ServeHTTP(httptest.NewRecorder(), req)
+		}()
+		rec := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, bigBody) }, "GET", "gzip")
+		if gunzip(t, rec.Body.Bytes()) != bigBody {
+			t.Fatal("response after a panic differs")
+		}
+		z, _ := AppendCompress(nil, []byte(seedText))
+		if string(stdDecompress(t, z)) != seedText {
+			t.Fatal("AppendCompress after a panic differs")
+		}
+	}
+}
+
+// newServer starts a real HTTP server on loopback.
+func newServer(t *testing.T, h http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// rawClient neither asks for nor decodes gzip by itself.
+func rawClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{DisableCompression: true}}
+}
+
+func get(t *testing.T, c *http.Client, url, acceptEncoding string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acceptEncoding != "" {
+		req.Header.Set("Accept-Encoding", acceptEncoding)
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, body
+}
+
+func TestServerClients(t *testing.T) {
+	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, bigBody)
+	})))
+
+	// Go's default transport asks for gzip and decodes it transparently.
+	res, body := get(t, http.DefaultClient, srv.URL, "")
+	if string(body) != bigBody || !res.Uncompressed {
+		t.Errorf("default client: uncompressed=%v, body equal %v", res.Uncompressed, string(body) == bigBody)
+	}
+	// Asking explicitly, the client sees the gzip bytes.
+	res, body = get(t, rawClient(), srv.URL, "gzip")
+	if res.Header.Get("Content-Encoding") != "gzip" || gunzip(t, body) != bigBody {
+		t.Error("explicit gzip: wrong response")
+	}
+	if len(body) >= len(bigBody)/4 {
+		t.Errorf("compressed %d bytes to %d", len(bigBody), len(body))
+	}
+	// Without Accept-Encoding: the identity body, with Vary.
+	res, body = get(t, rawClient(), srv.URL, "")
+	if res.Header.Get("Content-Encoding") != "" || string(body) != bigBody {
+		t.Error("no Accept-Encoding: wrong response")
+	}
+	if res.Header.Get("Vary") != "Accept-Encoding" {
+		t.Errorf("no Accept-Encoding: Vary %q", res.Header.Get("Vary"))
+	}
+	// The system gzip accepts the middleware's output.
+	if gz, err := exec.LookPath("gzip"); err == nil {
+		_, body = get(t, rawClient(), srv.URL, "gzip")
+		cmd := exec.Command(gz, "-dc")
+		cmd.Stdin = bytes.NewReader(body)
+		out, err := cmd.Output()
+		if err != nil || string(out) != bigBody {
+			t.Errorf("zcat of the response: %v", err)
+		}
+	}
+}
+
+// TestServerStatuses checks what a real server makes of the middleware's
+// short bodies and informational statuses.
+func TestServerStatuses(t *testing.T) {
+	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/small":
+			io.WriteString(w, "short")
+		case "/early":
+			w.Header().Set("Link", "</style.css>; rel=preload")
+			w.WriteHeader(http.StatusEarlyHints)
+			w.WriteHeader(http.StatusCreated)
+			io.WriteString(w, bigBody)
+		}
+	})))
+	// A body under the minimum goes out as it is, with its length.
+	res, body := get(t, rawClient(), srv.URL+"/small", "gzip")
+	if string(body) != "short" || res.ContentLength != 5 || res.Header.Get("Content-Encoding") != "" {
+		t.Errorf("small: %q, length %d, encoding %q", body, res.ContentLength, res.Header.Get("Content-Encoding"))
+	}
+	if res.Header.Get("Vary") != "Accept-Encoding" {
+		t.Errorf("small: Vary %q", res.Header.Get("Vary"))
+	}
+	// 103 Early Hints goes through; the final status is compressed.
+	res, body = get(t, rawClient(), srv.URL+"/early", "gzip")
+	if res.StatusCode != http.StatusCreated || gunzip(t, body) != bigBody {
+		t.Errorf("after 103: status %d", res.StatusCode)
+	}
+}
+
+func TestServerCurl(t *testing.T) {
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("curl is not installed (apt-get install curl)")
+	}
+	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Accept-Encoding", r.Header.Get("Accept-Encoding"))
+		io.WriteString(w, bigBody)
+	})))
+	out, err := exec.Command(curl, "--silent", "--show-error", "--fail", "--compressed", "--dump-header", "/dev/stderr", srv.URL).CombinedOutput()
+	if err != nil {
+		t.Fatalf("curl: %v\n%s", err, out)
+	}
+	headers, body, _ := strings.Cut(string(out), "\r\n\r\n")
+	if !strings.Contains(strings.ToLower(headers), "content-encoding: gzip") {
+		t.Errorf("curl --compressed got no gzip response:\n%s", headers)
+	}
+	if body != bigBody {
+		t.Errorf("curl --compressed decoded %d bytes, want %d", len(body), len(bigBody))
+	}
+}
+
+// TestServerStreaming checks that flushed data reaches the client before
+// the handler goes on: the handler waits for the client to read each chunk.
+func TestServerStreaming(t *testing.T) {
+	got := make(chan string)
+	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		if err := rc.SetWriteDeadline(time.Now().Add(time.Minute)); err != nil {
+			t.Errorf("SetWriteDeadline through the middleware: %v", err)
+		}
+		for i := range 5 {
+			fmt.Fprintf(w, "data: event %d\n\n", i)
+			var err error
+			if i%2 == 0 {
+				w.(http.Flusher).Flush()
+			} else {
+				err = rc.Flush()
+			}
+			if err != nil {
+				t.Errorf("Flush: %v", err)
+				return
+			}
+			select {
+			case <-got:
+			case <-time.After(10 * time.Second):
+				t.Errorf("event %d did not reach the client after Flush", i)
+				return
+			}
+		}
+	})))
+	req, _ := http.NewRequest("GET", srv.URL, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	res, err := rawClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatal("streamed response is not compressed")
+	}
+	zr, err := stdgzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(zr)
+	for i := range 5 {
+		line, err := br.ReadString('\n')
+		if err != nil || line != fmt.Sprintf("data: event %d\n", i) {
+			t.Fatalf("event %d: %q, %v", i, line, err)
+		}
+		if blank, _ := br.ReadString('\n'); blank != "\n" {
+			t.Fatalf("event %d: no blank line", i)
+		}
+		got <- line
+	}
+	if rest, err := io.ReadAll(br); err != nil || len(rest) != 0 {
+		t.Fatalf("after the events: %q, %v", rest, err)
+	}
+}
+
+// TestServerLoad runs 64 clients of 200 requests each against a real
+// server, over bodies above and below the minimum size, with and without
+// Accept-Encoding, and checks every body.
+func TestServerLoad(t *testing.T) {
+	bodies := make([]string, 7)
+	for i := range bodies {
+		// 64 B to 4 KiB, half below DefaultMinSize.
+		n := 64 << i
+		var b strings.Builder
+		for j := 0; b.Len() < n; j++ {
+			fmt.Fprintf(&b, "%d:%d,", i, j)
+		}
+		bodies[i] = b.String()
+	}
+	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i, _ := strconv.Atoi(r.URL.Query().Get("i"))
+		body := bodies[i%len(bodies)]
+		if i%3 == 0 {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		// Write in two parts to cross the buffering threshold mid-write.
+		io.WriteString(w, body[:len(body)/3])
+		io.WriteString(w, body[len(body)/3:])
+	}), WithLevel(BestSpeed))) // the cheapest level keeps the test quick under -race
+	const clients, requests = 64, 200 // 12,800 requests
+	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: clients}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	var wg sync.WaitGroup
+	errc := make(chan error, clients)
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var dst []byte
+			for r := range requests {
+				i := c*requests + r
+				req, _ := http.NewRequest("GET", srv.URL+"?i="+strconv.Itoa(i), nil)
+				gz := i%4 != 0
+				if gz {
+					req.Header.Set("Accept-Encoding", "gzip")
+				}
+				res, err := client.Do(req)
+				if err != nil {
+					errc <- err
+					return
+				}
+				body, err := io.ReadAll(res.Body)
+				res.Body.Close()
+				if err != nil {
+					errc <- err
+					return
+				}
+				if res.Header.Get("Content-Encoding") == "gzip" {
+					if !gz {
+						errc <- fmt.Errorf("request %d: gzip without Accept-Encoding", i)
+						return
+					}
+					if dst, err = AppendDecompress(dst[:0], body, 1<<20); err != nil {
+						errc <- fmt.Errorf("request %d: %v", i, err)
+						return
+					}
+					body = dst
+				}
+				if want := bodies[i%len(bodies)]; string(body) != want {
+					errc <- fmt.Errorf("request %d: body of %d bytes differs from the %d sent", i, len(body), len(want))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+}
