@@ -208,10 +208,10 @@ type responseWriter struct {
 	// varyValue and ceValue are the request's own []string values for
 	// Vary and Content-Encoding.
 	varyValue, ceValue []string
-	buf     []byte // the first bytes, while undecided
-	status  int    // 0 until the handler sets one
-	state   int
-	done    bool // finish ran to the end
+	buf                []byte // the first bytes, while undecided
+	status             int    // 0 until the handler sets one
+	state              int
+	done               bool // finish ran to the end
 }
 
 // rwPool holds pointers, so Get and Put allocate nothing.
