@@ -14,11 +14,19 @@
 // # Dialect
 //
 // A ? is a placeholder only in code: not inside '…' or "…" string literals,
-// `…` quoted identifiers, -- , # or /* … */ comments. The contents of
-// executable comments (/*! … */ and MariaDB's /*M! … */) are code, as the
-// server runs them. Inside string literals a backslash escapes the next byte
-// unless [Options.NoBackslashEscapes] is set, and a doubled quote stands for
-// one quote in either mode.
+// `…` quoted identifiers, -- , # or /* … */ comments. Inside string
+// literals a backslash escapes the next byte unless
+// [Options.NoBackslashEscapes] is set, and a doubled quote stands for one
+// quote in either mode. The contents of /*! … */ are code, as every server
+// runs them. Version-conditional comments, /*!50700 … */ and MariaDB's
+// /*M! … */, run on some servers and are skipped by others, so a query is
+// refused with a *QueryError when the two readings would differ: when such
+// a comment holds a placeholder, or a quoted part or comment that runs past
+// its first */. Where the server's reading depends on the character set
+// ("--" followed by a byte that is a space in one charset and not in
+// another), the reading that finds fewer placeholders is taken: a ? left
+// in the query makes the server reject it, while a value placed where the
+// server sees a comment could end that comment.
 //
 // Arguments become literals as follows:
 //

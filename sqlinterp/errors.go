@@ -60,6 +60,17 @@ func (e *SizeError) Error() string {
 	return "sqlinterp: interpolated query exceeds the maximum size of " + strconv.Itoa(e.Max) + " bytes (Options.MaxSize)"
 }
 
+// QueryError reports a query whose placeholders cannot be located
+// reliably.
+type QueryError struct {
+	Offset int    // byte offset in the query of the construct at fault
+	Reason string // what is wrong there
+}
+
+func (e *QueryError) Error() string {
+	return "sqlinterp: query byte " + strconv.Itoa(e.Offset) + ": " + e.Reason
+}
+
 func typeName(v any) string {
 	return reflect.TypeOf(v).String() // v is not nil: nil is a supported argument
 }

@@ -134,8 +134,8 @@ func checkRoundTrip(t *testing.T, v []byte) {
 			if len(rest) != 0 {
 				t.Fatalf("NoBackslashEscapes=%v %q: text after the last literal: %q", noBS, v, rest)
 			}
-			if n := CountPlaceholders(string(out), opts); n != 0 {
-				t.Fatalf("output %q has %d placeholders in code", out, n)
+			if n, err := CountPlaceholders(string(out), opts); err != nil || n != 0 {
+				t.Fatalf("output %q has %d placeholders in code (%v)", out, n, err)
 			}
 		}
 	}
@@ -171,14 +171,24 @@ func FuzzEscape(f *testing.F) {
 func FuzzQuery(f *testing.F) {
 	for _, q := range []string{
 		"SELECT ?", "SELECT '?', ?", `SELECT "a\"?", ?`, "SELECT ? -- ?\n?", "SELECT ?#?\n?",
-		"SELECT /* ? */ ?", "SELECT /*! ? */", "SELECT `?`, ?", "SELECT ?'?'", "--?", "/*", "'\\",
+		"SELECT /* ? */ ?", "SELECT /*! ? */", "SELECT /*!50000 '*/' */ ?", "SELECT /*M! ? */", "SELECT `?`, ?", "SELECT ?'?'", "--?", "/*", "'\\",
 	} {
 		f.Add(q, `'?\"`+"`", uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, query, val string, mode uint8) {
 		opts := Options{NoBackslashEscapes: mode&1 != 0, ANSIQuotes: mode&2 != 0}
 		val += "?'\\\"`" // every value holds the characters that end quoted parts
-		n := CountPlaceholders(query, opts)
+		n, err := CountPlaceholders(query, opts)
+		if err != nil {
+			// A query that cannot be read reliably is refused by Append
+			// too, with the same error.
+			_, err2 := Append(nil, query, nil, opts)
+			var qe *QueryError
+			if !errors.As(err, &qe) || err2 == nil || err2.Error() != err.Error() {
+				t.Fatalf("CountPlaceholders(%q): %v; Append: %v", query, err, err2)
+			}
+			return
+		}
 		args := make([]driver.Value, n)
 		for i := range args {
 			if i%2 == 0 {
@@ -191,8 +201,8 @@ func FuzzQuery(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Append(%q) with %d args: %v", query, n, err)
 		}
-		if m := CountPlaceholders(string(out), opts); m != 0 {
-			t.Fatalf("Append(%q) = %q: %d placeholders in code, want 0", query, out, m)
+		if m, err := CountPlaceholders(string(out), opts); err != nil || m != 0 {
+			t.Fatalf("Append(%q) = %q: %d placeholders in code (%v), want 0", query, out, m, err)
 		}
 		_, err = Append(nil, query, append(args, nil), opts)
 		var ce *CountError

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -46,19 +47,76 @@ type Options struct {
 // capacity for the result, and then grows it once to an estimate of the
 // final size. On error it returns dst cut back to its original length (its
 // capacity may have grown, so the result can still be reused) and an error
-// that is a *CountError, *ArgError or *SizeError.
+// that is a *CountError, *ArgError, *SizeError or *QueryError.
 func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte, error) {
 	start := len(dst)
 	if need := estimate(query, args); cap(dst)-start < need {
 		dst = slices.Grow(dst, need)
 	}
-	backslash := !opts.NoBackslashEscapes
-	quoteDouble := !opts.ANSIQuotes // whether "…" is a string literal
-
-	var err error
 	n := 0    // placeholders seen
 	last := 0 // start of the query text not yet copied
-	i := 0
+	for {
+		p, err := nextPlaceholder(query, last, &opts)
+		if err != nil {
+			return dst[:start], err
+		}
+		dst = append(dst, query[last:p]...)
+		if p == len(query) {
+			break
+		}
+		if n == len(args) {
+			rest, err := countFrom(query, p+1, &opts)
+			if err != nil {
+				return dst[:start], err
+			}
+			return dst[:start], &CountError{Placeholders: n + 1 + rest, Args: len(args)}
+		}
+		if dst, err = appendArg(dst, start, args[n], n, &opts); err != nil {
+			return dst[:start], err
+		}
+		n++
+		last = p + 1
+	}
+	if n != len(args) {
+		return dst[:start], &CountError{Placeholders: n, Args: len(args)}
+	}
+	if opts.MaxSize > 0 && len(dst)-start > opts.MaxSize {
+		return dst[:start], &SizeError{Max: opts.MaxSize}
+	}
+	return dst, nil
+}
+
+// CountPlaceholders returns the number of ? placeholders in query, read as
+// Append reads it with the same Options: those in code, not in quoted parts
+// or comments. A driver can report it as its statements' NumInput. The
+// error is a *QueryError when the query cannot be read reliably.
+func CountPlaceholders(query string, opts Options) (int, error) {
+	return countFrom(query, 0, &opts)
+}
+
+// countFrom counts the placeholders in query from i, which must be in code.
+func countFrom(query string, i int, o *Options) (int, error) {
+	n := 0
+	for ; ; i++ {
+		p, err := nextPlaceholder(query, i, o)
+		if err != nil {
+			return 0, err
+		}
+		if p == len(query) {
+			return n, nil
+		}
+		n++
+		i = p
+	}
+}
+
+// special marks the bytes of a query that start a placeholder, a quoted part
+// or a comment.
+var special = [256]bool{'?': true, '\'': true, '"': true, '`': true, '#': true, '-': true, '/': true}
+
+// nextPlaceholder returns the index of the first placeholder in query at or
+// after i, which must be in code, or len(query) when there is none.
+func nextPlaceholder(query string, i int, o *Options) (int, error) {
 	for i < len(query) {
 		c := query[i]
 		if !special[c] {
@@ -67,53 +125,35 @@ func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte
 		}
 		switch c {
 		case '?':
-			dst = append(dst, query[last:i]...)
-			i++
-			last = i
-			if n >= len(args) {
-				return dst[:start], &CountError{Placeholders: n + 1 + CountPlaceholders(query[i:], opts), Args: len(args)}
-			}
-			if dst, err = appendArg(dst, start, args[n], n, &opts); err != nil {
-				return dst[:start], err
-			}
-			n++
-		case '\'':
-			i = skipQuoted(query, i+1, '\'', backslash)
-		case '"':
-			i = skipQuoted(query, i+1, '"', backslash && quoteDouble)
-		case '`':
-			i = skipQuoted(query, i+1, '`', false)
+			return i, nil
+		case '\'', '"', '`':
+			i = skipQuoted(query, i, o)
 		default:
-			i = skipComment(query, i)
+			var err error
+			if i, err = skipComment(query, i, o); err != nil {
+				return 0, err
+			}
 		}
 	}
-	if n != len(args) {
-		return dst[:start], &CountError{Placeholders: n, Args: len(args)}
-	}
-	dst = append(dst, query[last:]...)
-	if opts.MaxSize > 0 && len(dst)-start > opts.MaxSize {
-		return dst[:start], &SizeError{Max: opts.MaxSize}
-	}
-	return dst, nil
+	return len(query), nil
 }
 
-// special marks the bytes of a query that start a placeholder, a quoted part
-// or a comment.
-var special = [256]bool{'?': true, '\'': true, '"': true, '`': true, '#': true, '-': true, '/': true}
-
-// skipQuoted returns the index just past the closing quote of a quoted part
-// whose contents start at i, or len(s) when it is not closed. A doubled
+// skipQuoted returns the index just past the closing quote of the quoted
+// part that starts at s[i], or len(s) when it is not closed. A doubled
 // quote needs no special case: it closes the part and opens the next.
-func skipQuoted(s string, i int, quote byte, backslash bool) int {
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == quote:
+func skipQuoted(s string, i int, o *Options) int {
+	quote := s[i]
+	// A backslash escapes the next byte in '…', and in "…" unless
+	// ANSI_QUOTES makes that an identifier; never in `…`.
+	backslash := !o.NoBackslashEscapes && (quote == '\'' || quote == '"' && !o.ANSIQuotes)
+	for i++; i < len(s); i++ {
+		switch s[i] {
+		case quote:
 			return i + 1
-		case c == '\\' && backslash:
-			i += 2
-		default:
-			i++
+		case '\\':
+			if backslash {
+				i++
+			}
 		}
 	}
 	return len(s)
@@ -122,64 +162,87 @@ func skipQuoted(s string, i int, quote byte, backslash bool) int {
 // skipComment is called with s[i] one of '#', '-' or '/'. It returns the
 // index past the comment that starts there, i+1 when none does, and the
 // index past the opener of an executable comment, whose contents are code.
-func skipComment(s string, i int) int {
+func skipComment(s string, i int, o *Options) (int, error) {
 	switch s[i] {
 	case '-':
-		// "--" starts a comment only when followed by a space, a control
-		// character or the end of the query.
-		if i+1 >= len(s) || s[i+1] != '-' || (i+2 < len(s) && s[i+2] > ' ') {
-			return i + 1
+		// "--" starts a comment when followed by a space or a control
+		// character, or at the end of the query. Which bytes those are
+		// depends on the connection character set (latin1 counts 0xA0 as
+		// a space), so every byte from 0x7F up counts too: reading too
+		// much as comment leaves a ? unreplaced, which the server rejects,
+		// while too little would put a value inside a comment.
+		if i+1 >= len(s) || s[i+1] != '-' || (i+2 < len(s) && s[i+2] > ' ' && s[i+2] < 0x7f) {
+			return i + 1, nil
 		}
 		fallthrough
 	case '#':
 		for i < len(s) && s[i] != '\n' {
 			i++
 		}
-		return i
+		return i, nil
 	}
 	// '/'
 	if i+1 >= len(s) || s[i+1] != '*' {
-		return i + 1
+		return i + 1, nil
 	}
-	if i+2 < len(s) && s[i+2] == '!' {
-		return i + 3 // /*! … */: the server runs the contents
+	j := i + 2
+	switch {
+	case j < len(s) && s[j] == '!' && (j+1 == len(s) || !isDigit(s[j+1])):
+		return j + 1, nil // /*! … */: every MySQL and MariaDB server runs the contents
+	case j < len(s) && s[j] == '!', j+1 < len(s) && s[j] == 'M' && s[j+1] == '!':
+		// /*!50700 … */ runs only on servers of that version or later,
+		// /*M! … */ only on MariaDB; the others skip them as comments.
+		return skipConditional(s, i, o)
 	}
-	if i+3 < len(s) && s[i+2] == 'M' && s[i+3] == '!' {
-		return i + 4 // /*M! … */: MariaDB runs the contents
-	}
-	for j := i + 2; j+1 < len(s); j++ {
-		if s[j] == '*' && s[j+1] == '/' {
-			return j + 2
-		}
+	return commentEnd(s, j), nil
+}
+
+// commentEnd returns the index past the first "*/" at or after i, or len(s).
+func commentEnd(s string, i int) int {
+	if k := strings.Index(s[i:], "*/"); k >= 0 {
+		return i + k + 2
 	}
 	return len(s)
 }
 
-// CountPlaceholders returns the number of ? placeholders in query, read as
-// Append reads it with the same Options: those in code, not in quoted parts
-// or comments. A driver can report it as its statements' NumInput.
-func CountPlaceholders(query string, opts Options) int {
-	n := 0
-	backslash := !opts.NoBackslashEscapes
-	for i := 0; i < len(query); {
-		switch c := query[i]; c {
-		case '?':
-			n++
-			i++
-		case '\'':
-			i = skipQuoted(query, i+1, '\'', backslash)
-		case '"':
-			i = skipQuoted(query, i+1, '"', backslash && !opts.ANSIQuotes)
-		case '`':
-			i = skipQuoted(query, i+1, '`', false)
-		case '#', '-', '/':
-			i = skipComment(query, i)
-		default:
-			i++
+// skipConditional handles a comment at s[i] that some servers run and
+// others skip. The query reads the same either way only if its code ends
+// at the comment's first "*/" and holds no placeholder: otherwise a quote
+// or comment inside would make the two kinds of server disagree on where
+// literals are, and a value could land inside a literal.
+func skipConditional(s string, i int, o *Options) (int, error) {
+	end := commentEnd(s, i+2)
+	j := i + 3 // past "/*!" or "/*M"
+	for j < end {
+		c := s[j]
+		if c == '*' && j+1 < len(s) && s[j+1] == '/' {
+			j += 2
+			break
 		}
+		if !special[c] {
+			j++
+			continue
+		}
+		if c == '?' {
+			return 0, &QueryError{Offset: i, Reason: "placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"}
+		}
+		if c == '\'' || c == '"' || c == '`' {
+			j = skipQuoted(s, j, o)
+			continue
+		}
+		next, err := skipComment(s, j, o)
+		if err != nil {
+			return 0, err
+		}
+		j = next
 	}
-	return n
+	if j != end {
+		return 0, &QueryError{Offset: i, Reason: "a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"}
+	}
+	return end, nil
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // estimate returns a size for the interpolated query that is exact for
 // numbers and leaves an eighth of slack for escapes in strings, so that a

@@ -120,6 +120,10 @@ var dialectCases = []appendCase{
 		args: []driver.Value{int64(1)}, want: `SELECT 'a\', 1`},
 	{name: "dash-dash-space comment", query: "SELECT ? -- ?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 -- ?\n, 2"},
 	{name: "dash-dash-tab comment", query: "SELECT ? --\t?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\t?\n, 2"},
+	{name: "dash-dash-DEL comment", query: "SELECT ? --\x7f?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\x7f?\n, 2"},
+	// latin1 counts 0xA0 (no-break space) as a space; every byte from 0x80
+	// up is read as one, since reading too little as comment is unsafe.
+	{name: "dash-dash-NBSP comment", query: "SELECT ? --\xa0?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\xa0?\n, 2"},
 	{name: "dash-dash at end", query: "SELECT ? --", args: []driver.Value{int64(1)}, want: "SELECT 1 --"},
 	{name: "dash-dash without space is two minuses", query: "SELECT 1--?", args: []driver.Value{int64(-1)}, want: "SELECT 1---1"},
 	{name: "hash comment", query: "SELECT ? # ?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 # ?\n, 2"},
@@ -127,8 +131,12 @@ var dialectCases = []appendCase{
 	{name: "unclosed block comment", query: "SELECT ? /* ?", args: []driver.Value{int64(1)}, want: "SELECT 1 /* ?"},
 	{name: "slash is division", query: "SELECT ?/?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1/2"},
 	{name: "executable comment is code", query: "SELECT 1 /*! , ? */", args: []driver.Value{int64(2)}, want: "SELECT 1 /*! , 2 */"},
-	{name: "versioned executable comment", query: "SELECT 1 /*!50700 , ? */", args: []driver.Value{int64(2)}, want: "SELECT 1 /*!50700 , 2 */"},
-	{name: "MariaDB executable comment", query: "SELECT 1 /*M! , ? */", args: []driver.Value{int64(2)}, want: "SELECT 1 /*M! , 2 */"},
+	{name: "unversioned executable comment holds a string", query: "SELECT 1 /*! , '*/' */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*! , '*/' */, 2"},
+	// Version-conditional comments run on some servers and not others;
+	// they are fine when both read the query alike.
+	{name: "versioned comment", query: "SELECT /*!40001 SQL_NO_CACHE */ ?", args: []driver.Value{int64(2)}, want: "SELECT /*!40001 SQL_NO_CACHE */ 2"},
+	{name: "versioned comment with a string", query: "SELECT 1 /*!50003 , 'x' */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*!50003 , 'x' */, 2"},
+	{name: "MariaDB comment", query: "SELECT 1 /*M!100100 , 3 */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*M!100100 , 3 */, 2"},
 	{name: "optimizer hint is a comment", query: "SELECT /*+ ? */ ?", args: []driver.Value{int64(2)}, want: "SELECT /*+ ? */ 2"},
 	{name: "ANSI_QUOTES identifier keeps backslash", query: `SELECT ? AS "a\", ?`, opts: Options{ANSIQuotes: true},
 		args: []driver.Value{int64(1), int64(2)}, want: `SELECT 1 AS "a\", 2`},
@@ -147,8 +155,8 @@ func TestAppend(t *testing.T) {
 				if string(got) != tc.want {
 					t.Errorf("Append(%q)\n got %q\nwant %q", tc.query, got, tc.want)
 				}
-				if n := CountPlaceholders(tc.query, tc.opts); n != len(tc.args) {
-					t.Errorf("CountPlaceholders(%q) = %d, want %d", tc.query, n, len(tc.args))
+				if n, err := CountPlaceholders(tc.query, tc.opts); err != nil || n != len(tc.args) {
+					t.Errorf("CountPlaceholders(%q) = %d, %v; want %d", tc.query, n, err, len(tc.args))
 				}
 				// Appending after existing bytes keeps them.
 				prefix := []byte("prefix:")
@@ -191,6 +199,14 @@ func TestAppendErrors(t *testing.T) {
 		{name: "year 0 after Location", query: "SELECT ?", args: []driver.Value{time.Date(1, 1, 1, 0, 30, 0, 0, time.UTC)},
 			opts:   Options{Location: time.FixedZone("west", -3600)},
 			target: new(*ArgError), is: ErrArgValue, msg: "sqlinterp: argument 0 (time.Time): year 0 is outside the DATETIME range 1 to 9999"},
+		{name: "placeholder in versioned comment", query: "SELECT 1 /*!50700 , ? */", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 9: placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"},
+		{name: "placeholder in MariaDB comment", query: "SELECT 1 /*M! , ? */", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 9: placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"},
+		{name: "quoted */ in versioned comment", query: "SELECT /*!50000 '*/' */ ?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 7: a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"},
+		{name: "line comment in versioned comment", query: "SELECT /*!50000 # */ x\n */ ?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 7: a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"},
 		{name: "string past MaxSize", query: "SELECT ?", args: []driver.Value{strings.Repeat("x", 100)}, opts: Options{MaxSize: 100},
 			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 100 bytes (Options.MaxSize)"},
 		{name: "escapes past MaxSize", query: "?", args: []driver.Value{strings.Repeat("'", 60)}, opts: Options{MaxSize: 100},
