@@ -57,7 +57,7 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // decoder state per call.) The result shares no memory with data.
 func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	v := getTarget(p)
-	if decodeFast(data, v) {
+	if len(data) <= maxDecodeRetained && decodeFast(data, v) {
 		return v, nil
 	}
 	// The pooled decoder failed, or stopped before the end of data. Decode
@@ -71,13 +71,14 @@ func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	return v, nil
 }
 
-// maxDecodeRetained is the largest document, in bytes, after which a
-// pooled decoder is dropped rather than kept. A json.Decoder keeps a copy of
-// what it read in a buffer that grows to about twice the largest document;
-// sync.Pool keeps a decoder per P and more, so a decoder that served a
-// huge document would pin that memory for every later small one. Documents
-// larger than this cost a fresh decoder buffer, small next to the work of
-// decoding that many bytes.
+// maxDecodeRetained is the largest document, in bytes, that Unmarshal
+// decodes with a pooled decoder. A json.Decoder keeps a copy of what it
+// read in a buffer that grows to about twice the largest document; sync.Pool
+// keeps a decoder per P and more, so a decoder that served a huge document
+// would pin that memory for every later small one. Larger documents go
+// straight to json.Unmarshal: its four allocations of decoder state are
+// nothing next to decoding that many bytes, and it reads data in place
+// where a decoder would copy it.
 const maxDecodeRetained = 1 << 20
 
 // decoder is a json.Decoder bound, once, to a source that is pointed at
@@ -124,7 +125,7 @@ func decodeFast(data []byte, v any) bool {
 	err := d.dec.Decode(v)
 	ok := err == nil && d.dec.InputOffset()-start == int64(len(body))
 	d.src.data = nil // pin nothing of the caller's
-	if ok && len(body) <= maxDecodeRetained {
+	if ok {
 		decoders.Put(d)
 	}
 	return ok
