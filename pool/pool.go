@@ -40,6 +40,14 @@ import (
 type Pool[T any] struct {
 	noCopy noCopy
 
+	// mode is shapeUnknown until the first use works out how T is
+	// stored, then shapePointer or shapeBoxed, with hooksBit set when the
+	// pool has a reset or keep function or counts stats. Get and Put load
+	// it once: a pointer-shaped pool without hooks (mode == shapePointer)
+	// takes the fast path straight to values. It comes first so that it
+	// shares a cache line with the fields of values that path reads.
+	mode atomic.Uint32
+
 	values sync.Pool // T for pointer-shaped T, else *T
 	boxes  sync.Pool // empty *T boxes, for non-pointer T only
 
@@ -47,14 +55,7 @@ type Pool[T any] struct {
 	reset func(T) T
 	keep  func(T) bool
 	stats *counters // nil unless WithStats
-
-	// mode is shapeUnknown until the first use works out how T is
-	// stored, then shapePointer or shapeBoxed, with hooksBit set when the
-	// pool has a reset or keep function or counts stats. Get and Put load
-	// it once: a pointer-shaped pool without hooks (mode == shapePointer)
-	// takes a fast path small enough to be inlined into the caller.
-	mode  atomic.Uint32
-	hooks bool // set by New when any option was given
+	hooks bool      // set by New when any option was given
 }
 
 const (
