@@ -417,7 +417,7 @@ func (st *state) report(get *poolcall.Call, b *binding, ev event) {
 	}
 	diag := analysis.Diagnostic{
 		Pos: ev.call.Pos(), End: ev.call.End(),
-		Message: fmt.Sprintf("%s decodes into %s, taken from %s on line %d and not zeroed: %s",
+		Message: fmt.Sprintf("dirty decode: %s decodes into %s, taken from %s on line %d and not zeroed: %s",
 			ev.name, b.x.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
 	}
 	if text := st.zeroText(b); text != "" {

@@ -133,9 +133,10 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			return
 		}
 		reported[pos] = true
-		st.pass.Reportf(pos, "%s from %s (Get on line %d) is not put back %s: lost reuse, not a leak (the GC frees it), but the pool allocates again",
+		st.pass.Reportf(pos, "get without put: %s from %s (Get on line %d) is not put back %s: lost reuse, not a leak (the GC frees it), but the pool allocates again",
 			x.Name(), get.PoolName, getLine, what)
 	}
+	guards := st.putGuards(x, body)
 	seen := map[*cfg.Block]bool{}
 	var walk func(b *cfg.Block, from int)
 	walk = func(b *cfg.Block, from int) {
@@ -143,6 +144,9 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			n := b.Nodes[i]
 			if n == node {
 				return // around a loop to the Get again: not followed
+			}
+			if e, ok := n.(ast.Expr); ok && guards[e] {
+				return // if cond { Put(x) }: the other branch drops x on purpose
 			}
 			if st.handled(n, x) {
 				return
@@ -171,6 +175,33 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 		}
 	}
 	walk(start, idx+1)
+}
+
+// putGuards returns the conditions of if statements one of whose branches
+// puts x back: code that puts conditionally (if ok && small { Put(x) })
+// drops the value on purpose when the condition fails.
+func (st *state) putGuards(x *types.Var, body *ast.BlockStmt) map[ast.Expr]bool {
+	info := st.pass.TypesInfo
+	guards := map[ast.Expr]bool{}
+	putsX := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put && c.Value != nil && isVarOrAddr(info, c.Value, x) {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if is, ok := n.(*ast.IfStmt); ok && (putsX(is.Body) || (is.Else != nil && putsX(is.Else))) {
+			guards[is.Cond] = true
+		}
+		return true
+	})
+	return guards
 }
 
 // eligible reports whether the function is simple enough to judge: it puts

@@ -641,7 +641,7 @@ func (st *state) report(get *poolcall.Call, b *binding, ev event) {
 	line := pass.Fset.Position(get.Pos()).Line
 	diag := analysis.Diagnostic{
 		Pos: ev.pos,
-		Message: fmt.Sprintf("%s from %s (Get on line %d) is written before it is reset, and no Put of %s resets it: the previous user's content is still there",
+		Message: fmt.Sprintf("get without reset: %s from %s (Get on line %d) is written before it is reset, and no Put of %s resets it: the previous user's content is still there",
 			name, get.PoolName, line, get.PoolName),
 	}
 	if text := st.resetText(ev); text != "" {

@@ -32,6 +32,7 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	var dr *drops
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Put || c.Value == nil {
 			continue
@@ -44,17 +45,24 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok {
 			continue
 		}
+		if dr == nil {
+			dr = newDrops(pass)
+		}
+		// A Put through a wrapper from another package may drop fields
+		// we cannot see.
+		opaque := c.Wrapper != nil && (pc.Wrappers[c.Wrapper] == nil || pc.Wrappers[c.Wrapper].Decl == nil)
+		put := putInfo{c, opaque, dr}
 		switch parent := cur.Parent(); p := parent.Node().(type) {
 		case *ast.DeferStmt:
 			if body := enclosingBody(parent); body != nil {
-				checkDeferred(pass, c, x, p, body)
+				checkDeferred(pass, put, x, p, body)
 			}
 		case *ast.ExprStmt:
 			if d, body := deferredLit(parent); d != nil {
-				checkDeferred(pass, c, x, d, body)
+				checkDeferred(pass, put, x, d, body)
 				continue
 			}
-			checkAfter(pass, c, x, parent)
+			checkAfter(pass, put, x, parent)
 		}
 	}
 	return nil, nil
@@ -124,7 +132,15 @@ func deferredLit(stmt inspector.Cursor) (*ast.DeferStmt, *ast.BlockStmt) {
 
 // checkAfter reports uses of x, or of variables aliasing it, in the
 // statements that follow the Put in the same statement list.
-func checkAfter(pass *analysis.Pass, c *poolcall.Call, x *types.Var, stmt inspector.Cursor) {
+// putInfo is a Put being checked.
+type putInfo struct {
+	c      *poolcall.Call
+	opaque bool // through a wrapper whose body we cannot see
+	drops  *drops
+}
+
+func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.Cursor) {
+	c := put.c
 	list := stmtList(stmt.Parent().Node())
 	i := indexOf(list, stmt.Node())
 	body := enclosingBody(stmt)
@@ -132,11 +148,16 @@ func checkAfter(pass *analysis.Pass, c *poolcall.Call, x *types.Var, stmt inspec
 		return
 	}
 	info := pass.TypesInfo
-	al := newAliaser(info, x, body)
+	al := newAliaser(info, x, body, put.drops)
 	line := pass.Fset.Position(c.Pos()).Line
 	live := map[types.Object]bool{x: true}
 	for v := range al.vars {
 		live[v] = true
+	}
+	for v := range al.vars {
+		if !al.retained(put.opaque, al.origin[v]) {
+			delete(live, v) // aliases memory the pool no longer holds
+		}
 	}
 	for _, s := range list[i+1:] {
 		var (
@@ -147,10 +168,7 @@ func checkAfter(pass *analysis.Pass, c *poolcall.Call, x *types.Var, stmt inspec
 			if found != nil || stop {
 				return false
 			}
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false // may never run
-			case *ast.AssignStmt:
+			if n, ok := n.(*ast.AssignStmt); ok {
 				for _, r := range n.Rhs {
 					if id := firstUse(info, r, live); id != nil {
 						found = id
@@ -173,19 +191,20 @@ func checkAfter(pass *analysis.Pass, c *poolcall.Call, x *types.Var, stmt inspec
 					}
 				}
 				return false
-			case *ast.Ident:
-				if live[info.ObjectOf(n)] {
-					found = n
-				}
 			}
-			return true
+			if id := firstUse(info, n, live); id != nil {
+				found = id
+			}
+			return false
 		})
 		if found != nil {
 			obj := info.ObjectOf(found)
 			if obj == x {
-				pass.Reportf(found.Pos(), "%s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)
+				report(pass, analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+					Message: fmt.Sprintf("use after put: %s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
 			} else {
-				pass.Reportf(found.Pos(), "%s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)
+				report(pass, analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+					Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)})
 			}
 			return
 		}
@@ -195,10 +214,17 @@ func checkAfter(pass *analysis.Pass, c *poolcall.Call, x *types.Var, stmt inspec
 	}
 }
 
+func report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report(d) }
+
 // firstUse returns the first identifier in e denoting one of live, outside
-// function literals.
+// function literals, comparisons (p == q compares addresses) and len, cap
+// and unsafe.SliceData calls (which read the header, not the memory).
 func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ident {
 	var found *ast.Ident
+	isLive := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && live[info.ObjectOf(id)]
+	}
 	ast.Inspect(e, func(n ast.Node) bool {
 		if found != nil {
 			return false
@@ -206,6 +232,24 @@ func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ide
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				for _, o := range []ast.Expr{n.X, n.Y} {
+					if !isLive(o) {
+						if id := firstUse(info, o, live); id != nil {
+							found = id
+						}
+					}
+				}
+				return false
+			}
+		case *ast.CallExpr:
+			if len(n.Args) == 1 && isLive(n.Args[0]) && headerOnly(info, n) {
+				return false
+			}
+			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "testing" {
+				return false // t.Fatalf("got %p, want %p", got, b): a test reporting identities
+			}
 		case *ast.Ident:
 			if live[info.ObjectOf(n)] {
 				found = n
@@ -216,28 +260,48 @@ func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ide
 	return found
 }
 
+// headerOnly reports whether call only looks at its argument's header:
+// len, cap, unsafe.SliceData, unsafe.StringData.
+func headerOnly(info *types.Info, call *ast.CallExpr) bool {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		if b, ok := info.Uses[fun].(*types.Builtin); ok {
+			return b.Name() == "len" || b.Name() == "cap"
+		}
+	case *ast.SelectorExpr:
+		if b, ok := info.Uses[fun.Sel].(*types.Builtin); ok {
+			return b.Name() == "SliceData" || b.Name() == "StringData"
+		}
+	}
+	return false
+}
+
 // checkDeferred reports values aliasing x that leave the function (returned,
 // sent, stored in a global or through a parameter) while a deferred Put
 // hands x back to its pool as the function returns.
-func checkDeferred(pass *analysis.Pass, c *poolcall.Call, x *types.Var, d *ast.DeferStmt, body *ast.BlockStmt) {
+func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferStmt, body *ast.BlockStmt) {
+	c := put.c
 	info := pass.TypesInfo
 	if assignedAfter(info, x, body, d.End()) {
 		return // the Put may concern another value than the one returned
 	}
-	al := newAliaser(info, x, body)
+	al := newAliaser(info, x, body, put.drops)
 	line := pass.Fset.Position(c.Pos()).Line
 	escapes := func(e ast.Expr, verb string) {
 		switch al.kind(e) {
 		case self:
-			pass.Report(analysis.Diagnostic{
+			report(pass, analysis.Diagnostic{
 				Pos: e.Pos(), End: e.End(),
-				Message: fmt.Sprintf("%s %s, which the deferred Put on line %d hands back to %s as the function returns: its next user will share it",
+				Message: fmt.Sprintf("use after put: %s %s, which the deferred Put on line %d hands back to %s as the function returns: its next user will share it",
 					verb, x.Name(), line, c.PoolName),
 			})
 		case strong:
+			if !al.retained(put.opaque, e) {
+				return
+			}
 			diag := analysis.Diagnostic{
 				Pos: e.Pos(), End: e.End(),
-				Message: fmt.Sprintf("%s memory of %s, which the deferred Put on line %d hands back to %s as the function returns; copy it out first",
+				Message: fmt.Sprintf("use after put: %s memory of %s, which the deferred Put on line %d hands back to %s as the function returns; copy it out first",
 					verb, x.Name(), line, c.PoolName),
 			}
 			if verb == "returns" {
@@ -248,7 +312,7 @@ func checkDeferred(pass *analysis.Pass, c *poolcall.Call, x *types.Var, d *ast.D
 					}}
 				}
 			}
-			pass.Report(diag)
+			report(pass, diag)
 		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -333,6 +397,19 @@ func assignedAfter(info *types.Info, x *types.Var, body *ast.BlockStmt, pos toke
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && info.ObjectOf(id) == x
 	}
+	// &x handed to a decoder writes through x, not to it (unless the
+	// input is null, which the seed's code does not expect either).
+	decoded := map[ast.Expr]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn := typeutil.StaticCallee(info, call); fn != nil && decodesInto[fn.FullName()] {
+				for _, a := range call.Args {
+					decoded[ast.Unparen(a)] = true
+				}
+			}
+		}
+		return true
+	})
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found || n == nil {
 			return false
@@ -356,13 +433,22 @@ func assignedAfter(info *types.Info, x *types.Var, body *ast.BlockStmt, pos toke
 				found = true
 			}
 		case *ast.UnaryExpr:
-			if n.Pos() > pos && n.Op == token.AND && is(n.X) {
+			if n.Pos() > pos && n.Op == token.AND && is(n.X) && !decoded[n] {
 				found = true
 			}
 		}
 		return true
 	})
 	return found
+}
+
+// decodesInto lists decoders that write through the pointer they are given.
+var decodesInto = map[string]bool{
+	"encoding/json.Unmarshal":         true,
+	"(*encoding/json.Decoder).Decode": true,
+	"encoding/xml.Unmarshal":          true,
+	"(*encoding/xml.Decoder).Decode":  true,
+	"(*encoding/gob.Decoder).Decode":  true,
 }
 
 // copyOut returns source text that copies the slice e, or "".
@@ -417,13 +503,15 @@ const (
 
 // aliaser classifies expressions by how they alias one pooled variable.
 type aliaser struct {
-	info *types.Info
-	x    *types.Var
-	vars map[types.Object]bool // local variables only ever assigned memory of x
+	info   *types.Info
+	x      *types.Var
+	vars   map[types.Object]bool     // local variables only ever assigned memory of x
+	origin map[types.Object]ast.Expr // what each of vars is assigned
+	drops  *drops
 }
 
-func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt) *aliaser {
-	a := &aliaser{info: info, x: x, vars: map[types.Object]bool{}}
+func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *aliaser {
+	a := &aliaser{info: info, x: x, vars: map[types.Object]bool{}, origin: map[types.Object]ast.Expr{}, drops: d}
 	// Candidates: locals assigned a strong alias of x somewhere; drop those
 	// also assigned anything else. Repeat, for aliases of aliases.
 	for changed := true; changed; {
@@ -436,6 +524,9 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt) *aliaser {
 			}
 			if rhs != nil && a.kind(rhs) >= strong && a.kind(rhs) != self {
 				good[v] = true
+				if a.origin[v] == nil {
+					a.origin[v] = rhs
+				}
 			} else {
 				bad[v] = true
 			}
@@ -489,6 +580,128 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt) *aliaser {
 		}
 	}
 	return a
+}
+
+// drops records, for the whole package, which struct fields are dropped
+// (assigned nil or a composite literal: x.f = nil, x.sink = sink{}) and
+// which struct types are zeroed through a pointer (*p = T{}). Memory
+// reached through such a field or type is taken to be released by the
+// code that puts the value back (STYLE.md: drop references before Put).
+type drops struct {
+	fields map[types.Object]bool
+	types  map[types.Object]bool
+}
+
+func newDrops(pass *analysis.Pass) *drops {
+	d := &drops{fields: map[types.Object]bool{}, types: map[types.Object]bool{}}
+	info := pass.TypesInfo
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				r := ast.Unparen(as.Rhs[i])
+				_, isLit := r.(*ast.CompositeLit)
+				isNil := false
+				if id, ok := r.(*ast.Ident); ok {
+					_, isNil = info.Uses[id].(*types.Nil)
+				}
+				if !isLit && !isNil {
+					continue
+				}
+				switch l := ast.Unparen(l).(type) {
+				case *ast.SelectorExpr:
+					if sel := info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal {
+						d.fields[sel.Obj()] = true
+					}
+				case *ast.StarExpr:
+					if n := namedOf(info.TypeOf(l)); n != nil && isLit {
+						d.types[n] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return d
+}
+
+func namedOf(t types.Type) types.Object {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj()
+	}
+	return nil
+}
+
+// retained reports whether the memory e aliases stays with the pooled value
+// when put: always for the value's own storage (buf.Bytes(), *p of a
+// pooled *[]T); for memory reached through a struct field or a struct copy,
+// only if the package never drops that field or zeroes that type, and the
+// Put is one whose code we can see.
+func (a *aliaser) retained(opaquePut bool, e ast.Expr) bool {
+	fields, structs := map[types.Object]bool{}, map[types.Object]bool{}
+	a.chain(e, fields, structs, 0)
+	if len(fields) == 0 && len(structs) == 0 {
+		return true
+	}
+	if opaquePut {
+		return false
+	}
+	for f := range fields {
+		if a.drops.fields[f] {
+			return false
+		}
+	}
+	for t := range structs {
+		if a.drops.types[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// chain collects the fields and struct types through which e reaches the
+// pooled value.
+func (a *aliaser) chain(e ast.Expr, fields, structs map[types.Object]bool, depth int) {
+	if e == nil || depth > 5 {
+		return
+	}
+	info := a.info
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if sel := info.Selections[n]; sel != nil && sel.Kind() == types.FieldVal && a.kind(n.X) != none {
+				fields[sel.Obj()] = true
+				if t := namedOf(derefType(info.TypeOf(n.X))); t != nil {
+					structs[t] = true
+				}
+			}
+		case *ast.StarExpr:
+			if a.kind(n.X) != none {
+				if _, ok := info.TypeOf(n).Underlying().(*types.Struct); ok {
+					if t := namedOf(info.TypeOf(n)); t != nil {
+						structs[t] = true
+					} else {
+						structs[nil] = true
+					}
+				}
+			}
+		case *ast.Ident:
+			if obj := info.ObjectOf(n); a.vars[obj] {
+				a.chain(a.origin[obj], fields, structs, depth+1)
+			}
+		}
+		return true
+	})
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // kind says how e aliases the pooled variable.

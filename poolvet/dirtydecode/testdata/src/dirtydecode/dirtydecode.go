@@ -52,7 +52,7 @@ func DecodeJSONWithPool(in string) (JsonData, error) {
 	res := decRespPool.Get().(*JsonData)
 	defer decRespPool.Put(res)
 
-	if err := json.Unmarshal([]byte(in), &res); err != nil { // want `^json.Unmarshal decodes into res, taken from decRespPool on line 52 and not zeroed: fields absent from the input keep the previous user's values$`
+	if err := json.Unmarshal([]byte(in), &res); err != nil { // want `^dirty decode: json.Unmarshal decodes into res, taken from decRespPool on line 52 and not zeroed: fields absent from the input keep the previous user's values$`
 		return JsonData{}, err
 	}
 	return JsonData{ID: res.ID, Name: res.Name}, nil
@@ -62,7 +62,7 @@ func DecodeJSONStreamWithPool(in io.Reader) (string, error) {
 	res := decRespPool.Get().(*JsonData)
 	defer decRespPool.Put(res)
 
-	if err := json.NewDecoder(in).Decode(&res); err != nil { // want `^\(\*json.Decoder\).Decode decodes into res, taken from decRespPool on line 62`
+	if err := json.NewDecoder(in).Decode(&res); err != nil { // want `^dirty decode: \(\*json.Decoder\).Decode decodes into res, taken from decRespPool on line 62`
 		return "", err
 	}
 	return res.Name, nil

@@ -34,7 +34,7 @@ func encode(w io.Writer, v any) error {
 	b := bufPool.Get().(*bytes.Buffer)
 	b.Reset()
 	if err := json.NewEncoder(b).Encode(v); err != nil {
-		return err // want `^b from bufPool \(Get on line 34\) is not put back on this return path: lost reuse, not a leak \(the GC frees it\), but the pool allocates again$`
+		return err // want `^get without put: b from bufPool \(Get on line 34\) is not put back on this return path: lost reuse, not a leak \(the GC frees it\), but the pool allocates again$`
 	}
 	_, err := w.Write(b.Bytes())
 	bufPool.Put(b)
@@ -53,12 +53,15 @@ func earlyReturn(s string) (int, error) {
 	return n, nil
 }
 
-func fallsOff(w io.Writer, s string, ok bool) {
+func fallsOff(w io.Writer, kind int) {
 	b := kit.Get()
 	b.Reset()
-	b.WriteString(s)
-	if ok {
-		w.Write(b.Bytes())
+	switch kind {
+	case 0:
+		b.WriteString("zero")
+		kit.Put(b)
+	case 1:
+		b.WriteString("one")
 		kit.Put(b)
 	}
 } // want `b from kit \(Get on line 57\) is not put back when the function ends`
@@ -278,4 +281,17 @@ func methodRelease(fail bool) error {
 	}
 	connPool.Put(c)
 	return nil
+}
+
+// Put only when the work succeeded: a failed value is dropped on purpose.
+func conditionalPut(w io.Writer, s string) bool {
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	b.WriteString(s)
+	_, err := w.Write(b.Bytes())
+	ok := err == nil
+	if ok {
+		bufPool.Put(b)
+	}
+	return ok
 }
