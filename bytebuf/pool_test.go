@@ -173,7 +173,7 @@ func TestPoolMemoryBound(t *testing.T) {
 		if s.Calibrations == 0 || s.MaxSize >= bigSize {
 			t.Fatalf("pool did not calibrate below 8 MiB: %+v", s)
 		}
-		// The first calibration comes after about 16,000 Puts, so the
+		// The first calibration comes after about 16,600 Puts, so the
 		// first 16 or so big buffers are kept and reused until then.
 		if s.Drops < 75 {
 			t.Fatalf("Drops = %d, want the big buffers after calibration dropped", s.Drops)
@@ -259,6 +259,22 @@ func TestPoolAllocs(t *testing.T) {
 			}
 		})
 	}
+	t.Run("through calibrations", func(t *testing.T) {
+		var p bytebuf.Pool
+		data := make([]byte, 700)
+		f := func() {
+			b := p.Get()
+			b.Write(data)
+			p.Put(b)
+		}
+		before := p.Stats().Calibrations
+		if got := allocs.PerRun(60000, f); got != 0 {
+			t.Fatalf("Get + write + Put allocates %v times per run over 60,000 runs, want 0", got)
+		}
+		if p.Stats().Calibrations < before+2 {
+			t.Fatalf("only %d calibrations in 60,000 runs; the test should cover several", p.Stats().Calibrations-before)
+		}
+	})
 	t.Run("package Get and Put", func(t *testing.T) {
 		f := func() {
 			b := bytebuf.Get()
