@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -298,5 +299,31 @@ func TestAllocs(t *testing.T) {
 		dst, err = Append(dst[:0], methaneQuery, methaneArgs, noBS)
 	}); n != 0 {
 		t.Errorf("Append with NoBackslashEscapes and a reused dst: %v allocs/op, want 0", n)
+	}
+}
+
+// TestConcurrent runs Append from several goroutines on shared arguments,
+// each with its own buffer, as connections of one driver would: Append
+// keeps no state, which -race checks.
+func TestConcurrent(t *testing.T) {
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var dst []byte
+			for i := 0; i < 500; i++ {
+				var err error
+				dst, err = Append(dst[:0], methaneQuery, methaneArgs, Options{})
+				if err != nil || string(dst) != methaneWant {
+					errs <- fmt.Errorf("goroutine %d, call %d: %q, %v", g, i, dst, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
