@@ -18,6 +18,7 @@ import (
 	"math/bits"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -41,15 +42,19 @@ type Pool[E any] struct {
 	// MaxCap is the largest capacity, in elements, that Put keeps; zero
 	// means DefaultMaxCap. It is rounded up to a power of two, the size of
 	// the class that serves Get(MaxCap), so that every slice Get returns
-	// for an n up to MaxCap is kept by Put. Set it before first use.
+	// for an n up to MaxCap is kept by Put. Set it before first use:
+	// the pool reads it once, on its first Get or Put.
 	MaxCap int
+
+	// info is zero until the first Get or Put, then
+	// maxClass<<2 | hasPointers<<1 | 1, where 1<<maxClass is the largest
+	// capacity kept and hasPointers says whether Put must clear elements.
+	// One load tells Get and Put all they need about the pool.
+	info atomic.Uint64
 
 	// classes[k] holds *E pointing at the first element of an array of
 	// at least 1<<k elements.
 	classes [bits.UintSize]sync.Pool
-
-	clearOnce   sync.Once
-	hasPointers bool
 }
 
 // Get returns a slice of length 0 and capacity at least n, taken from the
@@ -62,8 +67,12 @@ type Pool[E any] struct {
 // beyond the length are zero when E holds pointers (Put cleared them) and
 // may hold old data otherwise.
 func (p *Pool[E]) Get(n int) []E {
+	info := p.info.Load()
+	if info == 0 {
+		info = p.init()
+	}
 	c := classOf(n)
-	if c >= len(p.classes) || n > p.maxCap() {
+	if c > int(info>>2) {
 		return make([]E, 0, n) // never kept, so not worth rounding up
 	}
 	if first, _ := p.classes[c].Get().(*E); first != nil {
@@ -85,11 +94,15 @@ func (p *Pool[E]) Get(n int) []E {
 // After Put the caller must not use s again, nor any slice sharing its
 // backing array: the next Get, possibly on another goroutine, owns it.
 func (p *Pool[E]) Put(s []E) {
+	info := p.info.Load()
+	if info == 0 {
+		info = p.init()
+	}
 	c := cap(s)
-	if c < 1<<minClass || c > p.maxCap() {
+	if c < 1<<minClass || c > 1<<(info>>2) {
 		return
 	}
-	if p.elemHasPointers() {
+	if info&2 != 0 { // E holds pointers
 		clear(s[:c])
 	}
 	// Only the pointer to the first element is kept: a pointer goes into
@@ -99,23 +112,27 @@ func (p *Pool[E]) Put(s []E) {
 	p.classes[bits.Len(uint(c))-1].Put(unsafe.SliceData(s[:c]))
 }
 
-// maxClassSize is the largest MaxCap honoured: the largest power of two an
-// int can hold with room to spare.
-const maxClassSize = 1 << (bits.UintSize - 2)
+// maxMaxClass is the largest class a MaxCap can select: 1<<maxMaxClass is
+// the largest power of two an int can hold with room to spare.
+const maxMaxClass = bits.UintSize - 2
 
-func (p *Pool[E]) maxCap() int {
+// init works out p.info on first use, so that the zero Pool needs no
+// constructor.
+func (p *Pool[E]) init() uint64 {
+	maxClass := classOf(DefaultMaxCap)
 	switch {
-	case p.MaxCap <= 0:
-		return DefaultMaxCap
-	case p.MaxCap > maxClassSize:
-		return maxClassSize
+	case p.MaxCap > 1<<maxMaxClass:
+		maxClass = maxMaxClass
+	case p.MaxCap > 0:
+		maxClass = classOf(p.MaxCap)
 	}
-	return 1 << classOf(p.MaxCap)
-}
-
-func (p *Pool[E]) elemHasPointers() bool {
-	p.clearOnce.Do(func() { p.hasPointers = hasPointers(reflect.TypeFor[E]()) })
-	return p.hasPointers
+	info := uint64(maxClass)<<2 | 1
+	if hasPointers(reflect.TypeFor[E]()) {
+		info |= 2
+	}
+	// Concurrent first uses compute the same value; any of them may win.
+	p.info.Store(info)
+	return info
 }
 
 // classOf returns the size class for a request of n elements: the smallest
