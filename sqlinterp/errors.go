@@ -34,16 +34,16 @@ type ArgError struct {
 	Index  int    // position of the argument, from 0
 	Type   string // its Go type, as %T prints it
 	Err    error  // ErrArgType or ErrArgValue
-	Detail string // what is wrong with the value, for ErrArgValue
+	Detail string // what is wrong, when there is more to say than Err
 }
 
 func (e *ArgError) Error() string {
 	msg := "sqlinterp: argument " + strconv.Itoa(e.Index) + " (" + e.Type + "): "
-	if e.Err == ErrArgType {
-		return msg + "unsupported type; want nil, int64, uint64, float64, bool, time.Time, []byte, string or json.RawMessage (Interpolate also converts other ints, floats and driver.Valuer)"
-	}
-	if e.Detail != "" {
+	switch {
+	case e.Detail != "":
 		return msg + e.Detail
+	case e.Err == ErrArgType:
+		return msg + "unsupported type; want nil, int64, uint64, float64, bool, time.Time, []byte, string or json.RawMessage (Interpolate also converts other ints, floats and driver.Valuer)"
 	}
 	return msg + e.Err.Error()
 }

@@ -3,6 +3,8 @@ package sqlinterp
 import (
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"time"
 )
 
@@ -19,7 +21,7 @@ func Interpolate(query string, args ...any) (string, error) {
 	for i, a := range args {
 		v, err := convert(a)
 		if err != nil {
-			return "", &ArgError{Index: i, Type: typeName(a), Err: ErrArgType}
+			return "", &ArgError{Index: i, Type: typeName(a), Err: ErrArgType, Detail: err.Error()}
 		}
 		vals[i] = v
 	}
@@ -53,6 +55,22 @@ func convert(a any) (driver.Value, error) {
 		return uint64(v), nil
 	case float32:
 		return float64(v), nil
+	case driver.Valuer:
+		// As database/sql does: a nil pointer whose element type has the
+		// Value method is NULL, rather than a call that would panic.
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() &&
+			rv.Type().Elem().Implements(reflect.TypeFor[driver.Valuer]()) {
+			return nil, nil
+		}
+		val, err := v.Value()
+		if err != nil {
+			return nil, err
+		}
+		switch val.(type) {
+		case nil, int64, uint64, float64, bool, time.Time, string, []byte, json.RawMessage:
+			return val, nil
+		}
+		return nil, errors.New("Value returned an unsupported type")
 	}
 	return driver.DefaultParameterConverter.ConvertValue(a)
 }

@@ -252,6 +252,11 @@ func TestMaxSizeExact(t *testing.T) {
 	}
 }
 
+// jsonDoc is a driver.Valuer with a value receiver.
+type jsonDoc struct{ s string }
+
+func (d jsonDoc) Value() (driver.Value, error) { return json.RawMessage(d.s), nil }
+
 func TestInterpolate(t *testing.T) {
 	type name string
 	ts := time.Date(2024, 2, 29, 12, 0, 0, 5000, time.UTC)
@@ -264,9 +269,17 @@ func TestInterpolate(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// driver.Valuer, including one returning a json.RawMessage, which
+	// database/sql's default converter would refuse, and a nil pointer.
+	var nilDoc *jsonDoc
+	got, err = Interpolate("SELECT ?, ?", jsonDoc{`{"a":"it's"}`}, nilDoc)
+	if want := `SELECT '{\"a\":\"it\'s\"}', NULL`; err != nil || got != want {
+		t.Errorf("Valuer: got %q, %v; want %q", got, err, want)
+	}
 	_, err = Interpolate("SELECT ?", struct{}{})
 	var ae *ArgError
-	if !errors.As(err, &ae) || ae.Type != "struct {}" || !errors.Is(err, ErrArgType) {
+	if !errors.As(err, &ae) || ae.Type != "struct {}" || !errors.Is(err, ErrArgType) ||
+		err.Error() != "sqlinterp: argument 0 (struct {}): unsupported type struct {}, a struct" {
 		t.Errorf("struct argument: got %v", err)
 	}
 	if _, err := Interpolate("SELECT ?"); err == nil {
