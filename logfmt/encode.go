@@ -57,12 +57,52 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// The scans below test eight bytes at a time, in a uint64, with the
+// bit tricks of "Bit Twiddling Hacks" (Sean Eron Anderson, "Determine if a
+// word has a byte less than n" and "... has a zero byte"): for n <= 0x80,
+// (x - lsb*n) &^ x & msb is not zero exactly when some byte of x is less
+// than n. Only whether a word has such a byte is used, never which one it
+// is: a word that has one is looked at again byte by byte.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// load8 returns s[i:i+8] as a little-endian word; i+8 <= len(s). The
+// compiler merges the byte loads into one.
+func load8[S text](s S, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// hasZero is not zero when some byte of x is zero.
+func hasZero(x uint64) uint64 { return (x - lsb) &^ x & msb }
+
+// notBare is not zero when some byte of x is not bare: below '!', '=',
+// '"', 0x7f or 0x80 and above.
+func notBare(x uint64) uint64 {
+	return (x-lsb*'!')&^x&msb | x&msb |
+		hasZero(x^(lsb*'=')) | hasZero(x^(lsb*'"')) | hasZero(x^(lsb*0x7f))
+}
+
+// notPlain is not zero when some byte of x is not plain: below ' ', '"',
+// '\\', 0x7f or 0x80 and above.
+func notPlain(x uint64) uint64 {
+	return (x-lsb*' ')&^x&msb | x&msb |
+		hasZero(x^(lsb*'"')) | hasZero(x^(lsb*'\\')) | hasZero(x^(lsb*0x7f))
+}
+
 // needsQuotes reports whether s must be quoted to read back as a value.
 func needsQuotes[S text](s S) bool {
 	if len(s) == 0 {
 		return true
 	}
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && notBare(load8(s, i)) == 0 {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if bare[c] {
 			i++
@@ -109,6 +149,10 @@ func appendQuoted[S text](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	start := 0 // s[start:i] is pending, to be copied as it is
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && notPlain(load8(s, i)) == 0 {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if plain[c] {
 			i++
@@ -158,10 +202,15 @@ func AppendKey(dst []byte, key string) []byte {
 
 // appendKeyPart appends key, sanitised, and nothing for an empty key.
 func appendKeyPart[S text](dst []byte, key S) []byte {
-	for i := 0; i < len(key); i++ {
+	for i := 0; i < len(key); {
+		if i+8 <= len(key) && notBare(load8(key, i)) == 0 {
+			i += 8
+			continue
+		}
 		if !bare[key[i]] {
 			return appendKeySlow(dst, key, i)
 		}
+		i++
 	}
 	return append(dst, key...)
 }

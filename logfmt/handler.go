@@ -117,7 +117,7 @@ func (h *handler) WithGroup(name string) slog.Handler {
 // Handle writes r as one line to the handler's writer and returns the
 // writer's error.
 func (h *handler) Handle(_ context.Context, r slog.Record) error {
-	buf := buffers.Get()
+	buf := getBuffer()
 	e := encoder{dst: buf.B, replace: h.replace}
 	e.builtins(h, &r)
 	if len(h.attrs) > 0 {
@@ -133,7 +133,7 @@ func (h *handler) Handle(_ context.Context, r slog.Record) error {
 	}
 	buf.B = append(e.dst, '\n')
 	err := h.write(buf.B)
-	buffers.Put(buf)
+	putBuffer(buf)
 	return err
 }
 

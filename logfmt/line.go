@@ -6,12 +6,46 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/pool"
 )
 
-// buffers holds the buffers of Lines and of the Handler's records. It is
-// separate from bytebuf's default pool so that its calibration learns the
-// sizes of log lines alone.
-var buffers bytebuf.Pool
+// Buffers for Lines and for the handler's records come from buffers, through
+// getBuffer and putBuffer.
+//
+// The pool is a pool.Pool with a fixed cap, not a calibrating bytebuf.Pool:
+// log lines vary in length, and a calibrated pool drops every buffer longer
+// than twice the size most lines need, so a service whose lines are mostly
+// short would allocate on each of its few long lines, and on every line
+// for the thousands of lines after the mix of lengths changes, until the
+// pool calibrates again. A fixed cap keeps every line up to it free of
+// allocations.
+var buffers = pool.New(func() *bytebuf.Buffer {
+	return &bytebuf.Buffer{B: make([]byte, 0, newBufferCap)}
+})
+
+const (
+	// newBufferCap is the capacity of a new buffer: enough for most log
+	// lines, so that a new buffer seldom grows.
+	newBufferCap = 256
+	// maxBufferCap is the largest buffer capacity kept: a buffer that grew
+	// beyond it, for a line holding some huge value, is dropped rather
+	// than pinned in the pool, as slog's own buffers are
+	// (log/slog/internal/buffer, also 16 KiB).
+	maxBufferCap = 16 << 10
+)
+
+// getBuffer returns an empty buffer, owned by the caller until putBuffer.
+func getBuffer() *bytebuf.Buffer { return buffers.Get() }
+
+// putBuffer empties b and gives it back to the pool, unless it is too large
+// to keep. The caller must not use b, nor any slice of its bytes, after.
+func putBuffer(b *bytebuf.Buffer) {
+	if cap(b.B) > maxBufferCap {
+		return
+	}
+	b.B = b.B[:0]
+	buffers.Put(b)
+}
 
 // Line builds one logfmt record in a pooled buffer and writes it with a
 // single Write call. The zero value is an empty line, ready to use:
@@ -36,7 +70,7 @@ type Line struct {
 // already holds a pair.
 func (l *Line) begin() *bytebuf.Buffer {
 	if l.buf == nil {
-		l.buf = buffers.Get()
+		l.buf = getBuffer()
 	} else if len(l.buf.B) > 0 {
 		l.buf.B = append(l.buf.B, ' ')
 	}
@@ -144,7 +178,7 @@ func (l *Line) End(w io.Writer) error {
 	}
 	l.buf = nil
 	if len(b.B) == 0 {
-		buffers.Put(b)
+		putBuffer(b)
 		return nil
 	}
 	b.B = append(b.B, '\n')
@@ -152,7 +186,7 @@ func (l *Line) End(w io.Writer) error {
 	if err == nil && n < len(b.B) {
 		err = io.ErrShortWrite
 	}
-	buffers.Put(b)
+	putBuffer(b)
 	return err
 }
 
@@ -160,7 +194,7 @@ func (l *Line) End(w io.Writer) error {
 // leaves l empty.
 func (l *Line) Discard() {
 	if l.buf != nil {
-		buffers.Put(l.buf)
+		putBuffer(l.buf)
 		l.buf = nil
 	}
 }

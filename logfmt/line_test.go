@@ -222,21 +222,11 @@ func TestLineAllocs(t *testing.T) {
 // that the runtime replaces with a larger copy, an allocation, on about one
 // miss in 1024 (runtime/iface.go), so the first few thousand calls of any
 // code with interface type switches, slog's included, allocate now and then.
-//
-// It measures again when the buffer pool calibrated while it measured, as
-// the calibration, every 16,000 or so Puts, allocates a few times in
-// bytebuf's sort.
 func steadyAllocs(f func()) float64 {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	runtime.GC()
 	for range 20000 {
 		f()
 	}
-	for attempt := 0; ; attempt++ {
-		c := buffers.Stats().Calibrations
-		got := allocs.PerRun(1000, f)
-		if buffers.Stats().Calibrations == c || attempt == 2 {
-			return got
-		}
-	}
+	return allocs.PerRun(1000, f)
 }
