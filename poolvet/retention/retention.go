@@ -133,7 +133,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body 
 		if !ok {
 			return true
 		}
-		v, what := grows(ti, call, params)
+		v, what := grows(pass, call, params)
 		if v == nil {
 			return true
 		}
@@ -166,7 +166,8 @@ func getCall(e ast.Expr) *ast.CallExpr {
 
 // grows recognises a call making the value rooted at its result grow from
 // input, and returns that value's variable and a short description.
-func grows(ti *types.Info, call *ast.CallExpr, params map[types.Object]bool) (types.Object, string) {
+func grows(pass *analysis.Pass, call *ast.CallExpr, params map[types.Object]bool) (types.Object, string) {
+	ti := pass.TypesInfo
 	fn := typeutil.StaticCallee(ti, call)
 	if fn == nil {
 		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" && len(call.Args) >= 2 {
@@ -180,14 +181,19 @@ func grows(ti *types.Info, call *ast.CallExpr, params map[types.Object]bool) (ty
 	if sig.Recv() == nil {
 		if fn.Pkg() != nil && fn.Pkg().Path() == "io" && len(call.Args) >= 2 {
 			switch fn.Name() {
-			case "Copy", "CopyN", "CopyBuffer", "ReadAll":
-				return rootObj(ti, call.Args[0]), "io." + fn.Name()
+			case "Copy", "CopyN", "CopyBuffer":
+				if growable(pass, ti.TypeOf(call.Args[0])) {
+					return rootObj(ti, call.Args[0]), "io." + fn.Name()
+				}
 			}
 		}
 		return nil, ""
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
+		return nil, ""
+	}
+	if !growable(pass, ti.TypeOf(sel.X)) {
 		return nil, ""
 	}
 	switch fn.Name() {
@@ -342,4 +348,102 @@ func direct(info *poolcall.Info, c *poolcall.Call) *ast.CallExpr {
 		c = w.Inner
 	}
 	return nil
+}
+
+// knownGrowable lists buffer types of other packages that grow with what
+// is written to them.
+var knownGrowable = map[string]bool{
+	"bytes.Buffer":    true,
+	"strings.Builder": true,
+	"github.com/poolkit/poolkit/bytebuf.Buffer":    true,
+	"github.com/valyala/bytebufferpool.ByteBuffer": true,
+	"go.uber.org/zap/buffer.Buffer":                true,
+}
+
+// growable reports whether writing to a value of type t can make it
+// keep more memory: the buffers above, named slice types, and types of
+// this package whose Write-like methods append to a field of the receiver.
+// Writers that only pass data through (compressors, hashes, bufio) are not
+// growable.
+func growable(pass *analysis.Pass, t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if _, ok := t.Underlying().(*types.Slice); ok {
+		return true
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	obj := named.Obj()
+	if knownGrowable[obj.Pkg().Path()+"."+obj.Name()] {
+		return true
+	}
+	if obj.Pkg() != pass.Pkg {
+		return false
+	}
+	// A type of this package: does one of its methods append to the
+	// receiver?
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || fd.Body == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+				continue
+			}
+			m, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if m == nil || !isMethodOf(m, named) {
+				continue
+			}
+			switch m.Name() {
+			case "Write", "WriteString", "WriteByte", "ReadFrom":
+			default:
+				continue
+			}
+			recv := pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]]
+			if appendsTo(pass.TypesInfo, fd.Body, recv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isMethodOf(m *types.Func, named *types.Named) bool {
+	r := m.Type().(*types.Signature).Recv()
+	if r == nil {
+		return false
+	}
+	t := r.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Origin() == named.Origin()
+}
+
+// appendsTo reports whether body assigns append(...) to something rooted
+// at recv.
+func appendsTo(ti *types.Info, body *ast.BlockStmt, recv types.Object) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found {
+			return !found
+		}
+		for i, r := range as.Rhs {
+			call, ok := ast.Unparen(r).(*ast.CallExpr)
+			if !ok || i >= len(as.Lhs) {
+				continue
+			}
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" && rootObj(ti, as.Lhs[i]) == recv {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

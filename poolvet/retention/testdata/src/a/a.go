@@ -177,3 +177,32 @@ func otherPool(r io.Reader) {
 func unrelatedPut() {
 	other.Put(new(bytes.Buffer))
 }
+
+type compressor struct {
+	dict []byte
+	n    int
+}
+
+func (c *compressor) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+var compressors = sync.Pool{New: func() any { return new(compressor) }}
+
+func compress(p []byte) int {
+	c := compressors.Get().(*compressor)
+	c.Write(p) // passes data through: does not grow
+	n := c.n
+	compressors.Put(c)
+	return n
+}
+
+type growBuf struct{ b []byte }
+
+func (g *growBuf) Write(p []byte) (int, error) { g.b = append(g.b, p...); return len(p), nil }
+
+var growBufs = sync.Pool{New: func() any { return new(growBuf) }}
+
+func grow(p []byte) {
+	g := growBufs.Get().(*growBuf)
+	g.Write(p)
+	growBufs.Put(g) // want `growBufs.Put keeps g .* \(g.Write of caller data\)`
+}
