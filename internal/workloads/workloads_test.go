@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"math"
+	"runtime/debug"
 	"sync"
 	"testing"
 
@@ -54,8 +55,10 @@ func TestRegistry(t *testing.T) {
 
 // TestCases runs every case: it must succeed (its result passes the
 // workload's own check), and poolkit cases must allocate what their
-// package's tests assert.
+// package's tests assert, in steady state: with the garbage collector off,
+// since every collection empties the pools.
 func TestCases(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for _, c := range All() {
 		t.Run(c.Workload+"/"+c.Label(), func(t *testing.T) {
 			for range 3 {
@@ -87,12 +90,17 @@ func TestCases(t *testing.T) {
 			if c.WantAllocs < 0 || race.Enabled {
 				return
 			}
+			// The smallest of three measurements: allocations made by
+			// other goroutines of the test binary can only add to a count.
 			var opErr error
-			got := allocs.PerRun(200, func() {
-				if err := c.Op(); err != nil {
-					opErr = err
-				}
-			})
+			got := math.Inf(1)
+			for range 3 {
+				got = min(got, allocs.PerRun(200, func() {
+					if err := c.Op(); err != nil {
+						opErr = err
+					}
+				}))
+			}
 			if opErr != nil {
 				t.Fatal(opErr)
 			}
