@@ -22,14 +22,41 @@ func BenchmarkSeed(b *testing.B) {
 			continue
 		}
 		name := strings.ReplaceAll(strings.TrimPrefix(c.Workload, "json "), " ", "_") + "/variant=" + string(c.Variant)
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := c.Op(); err != nil {
-					b.Fatal(err)
-				}
+		b.Run(name, func(b *testing.B) { loop(b, c.Op) })
+	}
+}
+
+// loop runs f under b.Loop and reports, besides the wall time, the CPU
+// time per operation ("cpu-ns/op"), steadier on a loaded machine.
+func loop(b *testing.B, f func() error) {
+	b.Helper()
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := cpuTime() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// parallel is loop under b.RunParallel; newOp makes each goroutine's op.
+func parallel(b *testing.B, newOp func() func() error) {
+	b.ReportAllocs()
+	start := cpuTime()
+	b.RunParallel(func(pb *testing.PB) {
+		op := newOp()
+		for pb.Next() {
+			if err := op(); err != nil {
+				b.Error(err)
+				return
 			}
-		})
+		}
+	})
+	if cpu := cpuTime() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 
@@ -40,10 +67,10 @@ var (
 )
 
 // BenchmarkCorpus measures throughput on Go's JSON corpora, decoded into
-// any: encoding/json against jsonpool. Marshal's dst and Unmarshal's values
-// are reused by jsonpool, as a server would.
+// any: encoding/json against jsonpool. jsonpool reuses Marshal's dst and
+// Unmarshal's values, as a server would.
 //
-//	go test -run '^$' -bench 'Corpus' -benchtime 200ms -count 10 ./jsonpool | benchstat -col /impl -
+//	go test -run '^$' -bench 'Corpus' -benchtime 300ms -count 10 ./jsonpool | benchstat -col /impl -
 func BenchmarkCorpus(b *testing.B) {
 	all := corpus(b)
 	for _, name := range []string{"twitter_status", "citm_catalog"} {
@@ -56,78 +83,58 @@ func BenchmarkCorpus(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(name+"/op=Marshal/impl=encoding_json", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(encoded)))
-			for b.Loop() {
-				out, err := json.Marshal(v)
-				if err != nil {
-					b.Fatal(err)
-				}
-				benchSinkBytes = out
-			}
-		})
-		b.Run(name+"/op=Marshal/impl=jsonpool", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(encoded)))
-			var dst []byte
-			for b.Loop() {
-				var err error
+		p := jsonpool.NewPool[any]()
+		var dst []byte
+		ops := []struct {
+			name string
+			size int
+			f    func() error
+		}{
+			{"op=Marshal/impl=encoding_json", len(encoded), func() (err error) {
+				benchSinkBytes, err = json.Marshal(v)
+				return err
+			}},
+			{"op=Marshal/impl=jsonpool", len(encoded), func() (err error) {
 				dst, err = jsonpool.Marshal(dst[:0], v)
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-			benchSinkBytes = dst
-		})
-		b.Run(name+"/op=Unmarshal/impl=encoding_json", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
+				return err
+			}},
+			{"op=Unmarshal/impl=encoding_json", len(data), func() error {
 				var out any
-				if err := json.Unmarshal(data, &out); err != nil {
-					b.Fatal(err)
-				}
+				err := json.Unmarshal(data, &out)
 				benchSinkAny = out
-			}
-		})
-		b.Run(name+"/op=Unmarshal/impl=jsonpool", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			p := jsonpool.NewPool[any]()
-			for b.Loop() {
+				return err
+			}},
+			{"op=Unmarshal/impl=jsonpool", len(data), func() error {
 				out, err := jsonpool.Unmarshal(p, data)
 				if err != nil {
-					b.Fatal(err)
+					return err
 				}
 				benchSinkAny = *out
 				p.Put(out)
-			}
-		})
-		b.Run(name+"/op=Decode/impl=encoding_json", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
+				return nil
+			}},
+			{"op=Decode/impl=encoding_json", len(data), func() error {
 				var out any
-				if err := json.NewDecoder(bytes.NewReader(data)).Decode(&out); err != nil {
-					b.Fatal(err)
-				}
+				err := json.NewDecoder(bytes.NewReader(data)).Decode(&out)
 				benchSinkAny = out
-			}
-		})
-		b.Run(name+"/op=Decode/impl=jsonpool", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			p := jsonpool.NewPool[any]()
-			for b.Loop() {
+				return err
+			}},
+			{"op=Decode/impl=jsonpool", len(data), func() error {
 				out, err := jsonpool.Decode(p, bytes.NewReader(data))
 				if err != nil {
-					b.Fatal(err)
+					return err
 				}
 				benchSinkAny = *out
 				p.Put(out)
-			}
-		})
+				return nil
+			}},
+		}
+		for _, op := range ops {
+			b.Run(name+"/"+op.name, func(b *testing.B) {
+				b.SetBytes(int64(op.size))
+				loop(b, op.f)
+			})
+		}
 	}
 }
 
@@ -137,58 +144,31 @@ func BenchmarkCorpus(b *testing.B) {
 //	go test -run '^$' -bench 'Parallel' -benchtime 200ms -count 10 ./jsonpool | benchstat -col /impl -
 func BenchmarkParallel(b *testing.B) {
 	seedBytes := []byte(seedJSON)
+	p := jsonpool.NewPool[seedData]()
 	b.Run("op=Marshal/impl=encoding_json", func(b *testing.B) {
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			var out []byte
-			for pb.Next() {
-				var err error
-				if out, err = json.Marshal(&seedValue); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-			_ = out
+		parallel(b, func() func() error {
+			return func() error { _, err := json.Marshal(&seedValue); return err }
 		})
 	})
 	b.Run("op=Marshal/impl=jsonpool", func(b *testing.B) {
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
+		parallel(b, func() func() error {
 			var dst []byte
-			for pb.Next() {
-				var err error
-				if dst, err = jsonpool.Marshal(dst[:0], &seedValue); err != nil {
-					b.Error(err)
-					return
-				}
-			}
+			return func() (err error) { dst, err = jsonpool.Marshal(dst[:0], &seedValue); return err }
 		})
 	})
 	b.Run("op=Unmarshal/impl=encoding_json", func(b *testing.B) {
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			var v seedData
-			for pb.Next() {
-				v = seedData{}
-				if err := json.Unmarshal(seedBytes, &v); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-			_ = v
+		parallel(b, func() func() error {
+			return func() error { var v seedData; return json.Unmarshal(seedBytes, &v) }
 		})
 	})
 	b.Run("op=Unmarshal/impl=jsonpool", func(b *testing.B) {
-		b.ReportAllocs()
-		p := jsonpool.NewPool[seedData]()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
+		parallel(b, func() func() error {
+			return func() error {
 				v, err := jsonpool.Unmarshal(p, seedBytes)
-				if err != nil {
-					b.Error(err)
-					return
+				if err == nil {
+					p.Put(v)
 				}
-				p.Put(v)
+				return err
 			}
 		})
 	})

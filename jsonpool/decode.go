@@ -2,6 +2,7 @@ package jsonpool
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 
 	"github.com/poolkit/poolkit/bytebuf"
@@ -167,8 +168,36 @@ var readBuffers bytebuf.Pool
 func Decode[T any](p *pool.Pool[*T], r io.Reader) (*T, error) {
 	buf := readBuffers.Get()
 	defer readBuffers.Put(buf)
-	if _, err := buf.ReadFrom(r); err != nil {
+	var err error
+	if buf.B, err = readAll(buf.B[:0], r); err != nil {
 		return nil, err
 	}
 	return Unmarshal(p, buf.B)
 }
+
+// readAll appends what r yields until io.EOF to b. Unlike
+// bytebuf.Buffer.ReadFrom, which makes room for 512 bytes before every
+// Read, it grows b only when b is full, so that a pooled buffer calibrated
+// to the size of the documents read (64 bytes for the seed struct) serves
+// them as it is, instead of growing past what its pool keeps and being
+// dropped on every call.
+func readAll(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow as append does
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		if n < 0 || n > cap(b)-len(b) {
+			return b, errBadRead
+		}
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+var errBadRead = errors.New("jsonpool: reader returned an invalid count from Read")
