@@ -55,6 +55,21 @@ func TestPoolZeroValue(t *testing.T) {
 	}
 }
 
+func TestPackageGetPut(t *testing.T) {
+	b := bytebuf.Get()
+	if b == nil || b.Len() != 0 {
+		t.Fatalf("bytebuf.Get() = %v, want an empty buffer", b)
+	}
+	b.WriteString("used")
+	bytebuf.Put(b)
+	bytebuf.Put(nil) // no-op
+	for range 10 {
+		if got := bytebuf.Get(); got.Len() != 0 {
+			t.Fatalf("bytebuf.Get() after Put returned %q, want an empty buffer", got.B)
+		}
+	}
+}
+
 func TestPoolPut(t *testing.T) {
 	skipIfRace(t)
 	pinGC(t)
