@@ -1,0 +1,105 @@
+package gzpool_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/poolkit/poolkit/gzpool"
+)
+
+func ExampleAppendCompress() {
+	text := []byte(strings.Repeat("pooled gzip writers make compression cheap. ", 20))
+
+	// Append to a buffer the caller owns and may reuse.
+	buf := make([]byte, 0, 1024)
+	z, err := gzpool.AppendCompress(buf, text)
+	if err != nil {
+		panic(err)
+	}
+	out, err := gzpool.AppendDecompress(nil, z, 1<<20)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(text), "bytes compressed to fewer than 100:", len(z) < 100)
+	fmt.Println("round trip equal:", bytes.Equal(out, text))
+	// Output:
+	// 880 bytes compressed to fewer than 100: true
+	// round trip equal: true
+}
+
+func ExampleAppendDecompress_limit() {
+	// 10 MB of zeros compress to about 10 KB: a small request body can be
+	// a decompression bomb. A limit stops it.
+	bomb, err := gzpool.AppendCompress(nil, make([]byte, 10<<20))
+	if err != nil {
+		panic(err)
+	}
+	_, err = gzpool.AppendDecompress(nil, bomb, 1<<20)
+	fmt.Println(errors.Is(err, gzpool.ErrLimit), err)
+
+	_, err = gzpool.AppendDecompress(nil, bomb[:len(bomb)/2], 16<<20)
+	fmt.Println(errors.Is(err, gzpool.ErrTruncated), err)
+	// Output:
+	// true gzpool: decompressed data exceeds the limit
+	// true gzpool: truncated gzip data: unexpected EOF
+}
+
+func ExampleNewWriter() {
+	var file bytes.Buffer
+	w := gzpool.NewWriter(&file)
+	for i := range 3 {
+		fmt.Fprintf(w, "line %d\n", i)
+	}
+	if err := w.Close(); err != nil { // finishes the stream, returns the writer to its pool
+		panic(err)
+	}
+
+	r, err := gzpool.NewReader(&file)
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close()
+	text, err := io.ReadAll(r)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(text))
+	// Output:
+	// line 0
+	// line 1
+	// line 2
+}
+
+func ExampleHandler() {
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, "["+strings.Repeat(`{"id":1,"name":"gopher"},`, 100)+`{}]`)
+	})
+	srv := httptest.NewServer(gzpool.Handler(api))
+	defer srv.Close()
+
+	req, _ := http.NewRequest("GET", srv.URL, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	// A transport that leaves the gzip bytes alone, to show them.
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	res, err := client.Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer res.Body.Close()
+	z, _ := io.ReadAll(res.Body)
+	body, err := gzpool.AppendDecompress(nil, z, 1<<20)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Header.Get("Content-Encoding"), res.Header.Get("Vary"))
+	fmt.Println(len(body), "bytes sent as fewer than 200:", len(z) < 200)
+	// Output:
+	// gzip Accept-Encoding
+	// 2504 bytes sent as fewer than 200: true
+}
