@@ -105,7 +105,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func addVary(hdr http.Header, value []string) {
 	vals := hdr["Vary"]
 	for _, v := range vals {
-		for _, f := range strings.Split(v, ",") {
+		for v != "" {
+			var f string
+			f, v, _ = strings.Cut(v, ",")
 			if f = strings.TrimSpace(f); f == "*" || strings.EqualFold(f, "Accept-Encoding") {
 				return
 			}

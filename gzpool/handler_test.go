@@ -513,3 +513,43 @@ func TestServerLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Allocations per compressed request, beyond the handler's own: one, for
+// the Vary and Content-Encoding values (the header map must not hold
+// pooled memory, as the server reads it after ServeHTTP returns).
+const allocsHandlerRequest = 1
+
+func TestHandlerAllocs(t *testing.T) {
+	body := []byte(bigBody)
+	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write(body) // the handler itself allocates nothing
+	}))
+	req := httptest.NewRequest("GET", "/", nil)
+	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	w := &countingWriter{h: make(http.Header)}
+	w.h["Content-Type"] = []string{"application/json"}
+	wantAllocs(t, "compressed response", allocsHandlerRequest, func() {
+		w.n = 0
+		delete(w.h, "Vary")
+		delete(w.h, "Content-Encoding")
+		h.ServeHTTP(w, req)
+		if w.n == 0 || w.h.Get("Content-Encoding") != "gzip" {
+			t.Fatal("not compressed")
+		}
+	})
+	small := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body[:100]) }))
+	wantAllocs(t, "small response", allocsHandlerRequest, func() {
+		delete(w.h, "Vary")
+		small.ServeHTTP(w, req)
+	})
+}
+
+// countingWriter is a ResponseWriter that counts the body bytes.
+type countingWriter struct {
+	h http.Header
+	n int
+}
+
+func (c *countingWriter) Header() http.Header         { return c.h }
+func (c *countingWriter) WriteHeader(int)             {}
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
