@@ -99,23 +99,29 @@ func needsQuotes[S text](s S) bool {
 		return true
 	}
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && notBare(load8(s, i)) == 0 {
-			i += 8
-			continue
+		end := len(s)
+		if i+8 <= len(s) {
+			if notBare(load8(s, i)) == 0 {
+				i += 8
+				continue
+			}
+			end = i + 8 // look at this word byte by byte
 		}
-		c := s[i]
-		if bare[c] {
-			i++
-			continue
+		for i < end {
+			c := s[i]
+			if bare[c] {
+				i++
+				continue
+			}
+			if c < utf8.RuneSelf {
+				return true
+			}
+			r, size := decodeRune(s, i)
+			if r == utf8.RuneError && size == 1 {
+				return true // invalid UTF-8
+			}
+			i += size
 		}
-		if c < utf8.RuneSelf {
-			return true
-		}
-		r, size := decodeRune(s, i)
-		if r == utf8.RuneError && size == 1 {
-			return true // invalid UTF-8
-		}
-		i += size
 	}
 	return false
 }
@@ -149,42 +155,48 @@ func appendQuoted[S text](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	start := 0 // s[start:i] is pending, to be copied as it is
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && notPlain(load8(s, i)) == 0 {
-			i += 8
-			continue
-		}
-		c := s[i]
-		if plain[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		end := len(s)
+		if i+8 <= len(s) {
+			if notPlain(load8(s, i)) == 0 {
+				i += 8
+				continue
 			}
-			i++
-			start = i
-			continue
+			end = i + 8 // look at this word byte by byte
 		}
-		r, size := decodeRune(s, i)
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
+		for i < end {
+			c := s[i]
+			if plain[c] {
+				i++
+				continue
+			}
+			if c < utf8.RuneSelf {
+				dst = append(dst, s[start:i]...)
+				switch c {
+				case '"', '\\':
+					dst = append(dst, '\\', c)
+				case '\n':
+					dst = append(dst, '\\', 'n')
+				case '\r':
+					dst = append(dst, '\\', 'r')
+				case '\t':
+					dst = append(dst, '\\', 't')
+				default:
+					dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				}
+				i++
+				start = i
+				continue
+			}
+			r, size := decodeRune(s, i)
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, `\ufffd`...)
+				i++
+				start = i
+				continue
+			}
+			i += size
 		}
-		i += size
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')

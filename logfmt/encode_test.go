@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -234,4 +235,39 @@ func TestAppendLevel(t *testing.T) {
 			t.Errorf("appendLevel(%d) = %q, want %q", l, got, want)
 		}
 	}
+}
+
+// The cache of the last second gives the same text as time.Format, when it
+// hits and when it misses, from many goroutines at once (run with -race).
+func TestTimeCache(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("east", 5*3600+30*60), time.FixedZone("west", -8*3600)}
+	if loc, err := time.LoadLocation("Europe/Berlin"); err == nil {
+		zones = append(zones, loc)
+	}
+	base := time.Date(2026, 3, 29, 0, 59, 58, 0, time.UTC) // a DST change in Berlin at 01:00 UTC
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 9))
+			for range 5000 {
+				tm := base.Add(time.Duration(r.IntN(4))*time.Second + time.Duration(r.IntN(1e9)))
+				// Mostly one zone, so that the cache hits, sometimes another.
+				if r.IntN(8) == 0 {
+					tm = tm.In(zones[r.IntN(len(zones))])
+				}
+				sec, _ := appendSeconds(nil, tm)
+				if want := tm.Format(time.RFC3339); string(sec) != want {
+					t.Errorf("appendSeconds(%v) = %q, want %q", tm, sec, want)
+					return
+				}
+				if got, want := appendTimeMillis(nil, tm), tm.Format("2006-01-02T15:04:05.000Z07:00"); string(got) != want {
+					t.Errorf("appendTimeMillis(%v) = %q, want %q", tm, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/poolkit/poolkit/bytebuf"
 )
 
 // handler is the slog.Handler that NewHandler returns. Handlers derived
@@ -375,14 +373,10 @@ func appendLevel(dst []byte, l slog.Level) []byte {
 
 // appendTimeMillis appends t in RFC 3339 form with milliseconds, as
 // t.Format("2006-01-02T15:04:05.000Z07:00") and slog.TextHandler write it.
-// It writes the whole seconds with bytebuf.AppendRFC3339 and inserts the
+// It writes the whole seconds with appendSeconds and inserts the
 // milliseconds before the zone, which is "Z" or "±hh:mm".
 func appendTimeMillis(dst []byte, t time.Time) []byte {
-	dst = bytebuf.AppendRFC3339(dst, t, false)
-	zone := 1
-	if dst[len(dst)-1] != 'Z' {
-		zone = len("+07:00")
-	}
+	dst, zone := appendSeconds(dst, t)
 	at := len(dst) - zone
 	ms := t.Nanosecond() / int(time.Millisecond)
 	dst = append(dst, ".000"...)

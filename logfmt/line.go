@@ -126,7 +126,7 @@ func (l *Line) Duration(key string, d time.Duration) {
 // t.Format(time.RFC3339) writes it.
 func (l *Line) Time(key string, t time.Time) {
 	b := l.key(key)
-	b.B = bytebuf.AppendRFC3339(b.B, t, false)
+	b.B, _ = appendSeconds(b.B, t)
 }
 
 // TimeMillis appends key=t in RFC 3339 form with milliseconds, as
