@@ -90,9 +90,11 @@ func checkLevel(level int) error {
 // DefaultCompression, to dst and returns the extended slice.
 //
 // The result is the caller's: no pool keeps any part of it. When dst has
-// room for the compressed data (len(src)+64 bytes is always enough for
-// small inputs) AppendCompress allocates nothing; otherwise it allocates
-// once, to grow dst.
+// room for the result AppendCompress allocates nothing; otherwise it
+// allocates once, to grow dst to the exact size. Spare capacity of
+// len(src) + len(src)/2048 + 64 bytes is enough even for incompressible
+// data, and lets AppendCompress write into dst directly rather than
+// through a pooled scratch buffer.
 func AppendCompress(dst, src []byte) ([]byte, error) {
 	return AppendCompressLevel(dst, src, DefaultCompression)
 }
@@ -147,11 +149,13 @@ func compressBound(n int) int {
 // AppendDecompress appends the decompression of the gzip data src to dst
 // and returns the extended slice. Concatenated gzip members are all read,
 // as gunzip does; bytes after the last member that do not start another
-// member are an error, as in compress/gzip. A negative limit means no limit; otherwise, when the
-// decompressed data would be longer than limit bytes, AppendDecompress
-// stops and returns ErrLimit, having written at most limit+1 bytes past
-// len(dst). Use a limit whenever src comes from outside: a few kilobytes
-// of gzip can expand to gigabytes.
+// member are an error, as in compress/gzip.
+//
+// A negative limit means no limit. Otherwise, when the decompressed data
+// would be longer than limit bytes, AppendDecompress stops and returns
+// ErrLimit, having written at most limit+1 bytes past len(dst). Use a
+// limit whenever src comes from outside: a few kilobytes of gzip can
+// expand to gigabytes.
 //
 // On error AppendDecompress returns dst as it was given, with ErrEmpty,
 // ErrLimit, or an error wrapping ErrCorrupt or ErrTruncated. The result is

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -435,3 +436,29 @@ func TestAllocs(t *testing.T) {
 type onlyReader struct{ r io.Reader }
 
 func (o *onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+// TestIncompressibleRoom checks the spare capacity AppendCompress
+// documents as enough for any data: random bytes do not compress, and
+// still fit without growing dst.
+func TestIncompressibleRoom(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 100, 4096, 65535, 65536, 300_000} {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rnd.Uint32())
+		}
+		for level := HuffmanOnly; level <= BestCompression; level++ {
+			dst := make([]byte, 0, n+n/2048+64)
+			z, err := AppendCompressLevel(dst, src, level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cap(z) != cap(dst) || (len(z) > 0 && &z[0] != &dst[:1][0]) {
+				t.Fatalf("%d random bytes at level %d: %d bytes of output outgrew the documented room %d", n, level, len(z), cap(dst))
+			}
+			if got, err := AppendDecompress(nil, z, -1); err != nil || !bytes.Equal(got, src) {
+				t.Fatalf("%d random bytes at level %d: round trip failed: %v", n, level, err)
+			}
+		}
+	}
+}

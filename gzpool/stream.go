@@ -3,6 +3,7 @@ package gzpool
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 
 	"github.com/poolkit/poolkit/pool"
@@ -34,9 +35,20 @@ func NewWriterLevel(w io.Writer, level int) (*Writer, error) {
 	if err := checkLevel(level); err != nil {
 		return nil, err
 	}
+	if w == nil {
+		w = nilWriter{}
+	}
 	st := getWriter(level)
 	st.sink.w = w
 	return &Writer{st: st}, nil
+}
+
+// nilWriter stands for a nil io.Writer given to NewWriter, so that writes
+// fail rather than vanish.
+type nilWriter struct{}
+
+func (nilWriter) Write([]byte) (int, error) {
+	return 0, errors.New("gzpool: Writer was made with a nil io.Writer")
 }
 
 // Write compresses p and writes it to the underlying writer, in whole or in
@@ -96,6 +108,9 @@ type Reader struct {
 //
 // The caller must Close the Reader to return its state to the pool.
 func NewReader(r io.Reader) (*Reader, error) {
+	if r == nil {
+		return nil, errors.New("gzpool: NewReader of a nil io.Reader")
+	}
 	st := getReader()
 	var err error
 	if br, ok := r.(byteReader); ok {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 	"weak"
 )
@@ -141,6 +142,17 @@ func (f *failAfter) Read(p []byte) (int, error) {
 	n := copy(p, f.data)
 	f.data = f.data[n:]
 	return n, nil
+}
+
+func TestNilStreams(t *testing.T) {
+	w := NewWriter(nil)
+	w.Write([]byte(seedText))
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "nil io.Writer") {
+		t.Errorf("Close of a Writer on nil: %v", err)
+	}
+	if _, err := NewReader(nil); err == nil {
+		t.Error("NewReader(nil): no error")
+	}
 }
 
 func TestReaderErrors(t *testing.T) {
