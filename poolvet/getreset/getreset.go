@@ -35,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	st := &state{pass: pass, pc: pc, ins: ins, resets: map[types.Object]bool{}, methods: map[*types.Func]methodEffect{}}
+	st := &state{pass: pass, pc: pc, ins: ins, covers: map[types.Object]*cover{}, methods: map[*types.Func]methodEffect{}}
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get || c.Pool == nil {
 			continue
@@ -50,10 +50,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if b == nil {
 			continue
 		}
-		if st.poolResets(c) {
+		cov := st.poolCover(c)
+		if cov.full {
 			continue
 		}
-		st.check(c, b)
+		st.check(c, b, cov)
 	}
 	return nil, nil
 }
@@ -62,7 +63,7 @@ type state struct {
 	pass    *analysis.Pass
 	pc      *poolcall.Info
 	ins     *inspector.Inspector
-	resets  map[types.Object]bool // memo of poolResets
+	covers  map[types.Object]*cover // memo of poolCover
 	methods map[*types.Func]methodEffect
 }
 
@@ -140,32 +141,60 @@ func plainGetWrapper(pc *poolcall.Info, fn *types.Func) bool {
 	return ok
 }
 
-// poolResets reports whether the pool of get resets what it hands out:
-// every Put of the pool resets its value first (vacuously true when the
-// package never puts into the pool), or the pool is a poolkit pool.Pool
-// built with WithReset, or we cannot tell.
-func (st *state) poolResets(get *poolcall.Call) bool {
-	if r, ok := st.resets[get.Pool]; ok {
-		return r
-	}
-	r := st.computePoolResets(get)
-	st.resets[get.Pool] = r
-	return r
+// cover says which parts of the values a pool hands out are known to be
+// reset: all of them (full), or, for each Put of the pool, the field paths
+// reset before it.
+type cover struct {
+	full   bool
+	perPut [][]string
 }
 
-func (st *state) computePoolResets(get *poolcall.Call) bool {
-	if get.Kind == poolcall.KitPool && kitPoolMayReset(st.pass, get.Pool) {
+// covers reports whether a write to path is preceded by a reset on every
+// path into the pool.
+func (c *cover) covers(path string) bool {
+	if c.full {
 		return true
 	}
-	for _, c := range st.pc.Calls {
-		if c.Op != poolcall.Put || c.Pool != get.Pool {
-			continue
-		}
-		if !st.putResets(c, 0) {
+	for _, resets := range c.perPut {
+		if !coveredBy(resets, path) {
 			return false
 		}
 	}
-	return true
+	return len(c.perPut) > 0
+}
+
+func coveredBy(resets []string, path string) bool {
+	for _, r := range resets {
+		if r == "" || path == r || strings.HasPrefix(path, r+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// poolCover computes what the pool of get resets: everything when the
+// package never puts into it, when it is a poolkit pool.Pool built with
+// WithReset (or we cannot tell how it is built), or when every Put resets
+// the whole value first; else the paths each Put resets.
+func (st *state) poolCover(get *poolcall.Call) *cover {
+	if c, ok := st.covers[get.Pool]; ok {
+		return c
+	}
+	c := &cover{full: true}
+	if get.Kind != poolcall.KitPool || !kitPoolMayReset(st.pass, get.Pool) {
+		for _, put := range st.pc.Calls {
+			if put.Op != poolcall.Put || put.Pool != get.Pool {
+				continue
+			}
+			full, paths := st.putResets(put, 0)
+			if !full {
+				c.full = false
+				c.perPut = append(c.perPut, paths)
+			}
+		}
+	}
+	st.covers[get.Pool] = c
+	return c
 }
 
 // kitPoolMayReset reports whether the pool.Pool held by obj may reset on
@@ -234,17 +263,18 @@ func isSel(e ast.Expr) bool {
 }
 
 // putResets reports whether the value handed to put is reset before it
-// reaches the pool, or whether we cannot tell.
-func (st *state) putResets(put *poolcall.Call, depth int) bool {
+// reaches the pool, or we cannot tell (full); else the field paths reset
+// before it in its block.
+func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []string) {
 	if put.Wrapper != nil {
 		w := st.pc.Wrappers[put.Wrapper]
 		if w == nil || w.Inner == nil || depth > 4 {
-			return true // a wrapper from elsewhere: cannot tell
+			return true, nil // a wrapper from elsewhere: cannot tell
 		}
 		return st.putResets(w.Inner, depth+1)
 	}
 	if put.Value == nil {
-		return true
+		return true, nil
 	}
 	info := st.pass.TypesInfo
 	v := ast.Unparen(put.Value)
@@ -262,42 +292,40 @@ func (st *state) putResets(put *poolcall.Call, depth int) bool {
 		v = ast.Unparen(u.X)
 	}
 	if s, ok := v.(*ast.SliceExpr); ok && s.Low == nil && isZero(s.High) {
-		return true // Put(s[:0])
+		return true, nil // Put(s[:0])
 	}
 	id, ok := v.(*ast.Ident)
 	if !ok {
-		return true
+		return true, nil
 	}
 	x, ok := info.ObjectOf(id).(*types.Var)
 	if !ok {
-		return true
+		return true, nil
 	}
 	cur, ok := st.ins.Root().FindNode(put.Call)
 	if !ok {
-		return true
+		return true, nil
 	}
 	stmt := cur.Parent()
 	if _, ok := stmt.Node().(ast.Stmt); !ok {
-		return true
+		return true, nil
 	}
 	list := stmtList(stmt.Parent().Node())
 	for _, s := range list {
 		if s == stmt.Node() {
 			break
 		}
-		reset := false
 		st.scan(s, x, func(ev event) bool {
-			if ev.kind == evReset && ev.path == "" {
-				reset = true
-				return false
+			if ev.kind == evReset {
+				paths = append(paths, ev.path)
 			}
 			return true
 		})
-		if reset {
-			return true
-		}
 	}
-	return false
+	if coveredBy(paths, "") {
+		return true, nil
+	}
+	return false, paths
 }
 
 // Event kinds found while scanning statements for a pooled variable.
@@ -602,17 +630,9 @@ func (st *state) localMethod(fn *types.Func) methodEffect {
 }
 
 // check reports the first write to the pooled variable of b, or to one of
-// its fields, not preceded by a reset covering it.
-func (st *state) check(get *poolcall.Call, b *binding) {
+// its fields, not preceded by a reset covering it, here or at every Put.
+func (st *state) check(get *poolcall.Call, b *binding, cov *cover) {
 	var resets []string
-	covered := func(path string) bool {
-		for _, r := range resets {
-			if r == "" || path == r || strings.HasPrefix(path, r+".") {
-				return true
-			}
-		}
-		return false
-	}
 	for _, s := range b.rest {
 		done := false
 		st.scan(s, b.x, func(ev event) bool {
@@ -622,7 +642,7 @@ func (st *state) check(get *poolcall.Call, b *binding) {
 			case evStop:
 				done = true
 			case evWrite:
-				if !covered(ev.path) {
+				if !coveredBy(resets, ev.path) && !cov.covers(ev.path) {
 					st.report(get, b, ev)
 				}
 				done = true

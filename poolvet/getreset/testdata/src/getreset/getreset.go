@@ -143,3 +143,21 @@ func branchWrite(first bool, s string) {
 	b.WriteString(s)
 	bufPool.Put(b)
 }
+
+// Every Put resets body, but head is appended to and never reset.
+type frame struct {
+	head []byte
+	body []byte
+}
+
+var framePool = sync.Pool{New: func() any { return new(frame) }}
+
+func buildFrame(p []byte) int {
+	f := framePool.Get().(*frame)
+	f.head = append(f.head, p[0]) // want `f.head from framePool`
+	f.body = append(f.body, p[1:]...)
+	n := len(f.head) + len(f.body)
+	f.body = f.body[:0]
+	framePool.Put(f)
+	return n
+}

@@ -190,3 +190,24 @@ func truncate(s string) {
 	b.WriteString(s)
 	bufPool.Put(b)
 }
+
+// Every Put resets the one field that gets appended to.
+type frame struct {
+	hdr  [4]byte
+	body []byte
+}
+
+var framePool = sync.Pool{New: func() any { return new(frame) }}
+
+func putFrame(f *frame) {
+	f.body = f.body[:0]
+	framePool.Put(f)
+}
+
+func buildFrame(p []byte) int {
+	f := framePool.Get().(*frame)
+	f.body = append(f.body, p...)
+	n := len(f.body)
+	putFrame(f)
+	return n
+}
