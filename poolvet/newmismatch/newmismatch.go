@@ -111,7 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Puts of a type New never returns, on a pool whose Gets assert a
 	// type New does return.
 	for _, c := range info.Calls {
-		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Value == nil {
+		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Value == nil || c.Converted {
 			continue
 		}
 		n := known(info, c.Pool)

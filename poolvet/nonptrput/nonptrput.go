@@ -19,7 +19,7 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	info := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
 	for _, c := range info.Calls {
-		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Value == nil || c.ValueType == nil {
+		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Value == nil || c.ValueType == nil || c.Converted {
 			continue
 		}
 		// The conversion to any happens where the value meets a

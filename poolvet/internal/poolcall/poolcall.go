@@ -97,6 +97,11 @@ type Call struct {
 	// parameter type of the pool method: any for sync.Pool).
 	Wrapper   *types.Func
 	ValueType types.Type
+	// Converted is set when the wrapper converts the value to another
+	// concrete type on its way to the pool (putBuf(b []byte) {
+	// p.Put((*[N]byte)(b)) }): the pool then receives a value whose type
+	// is not Value's.
+	Converted bool
 }
 
 // Pos is where the call is.
@@ -147,6 +152,9 @@ type Wrapper struct {
 	// holding the pool. Both are empty when the pool is passed as such.
 	Suffix string
 	Field  types.Object
+	// Converts is set when the value is converted to another concrete
+	// type on its way to the pool.
+	Converts bool
 }
 
 // PoolSource says where a wrapper takes its pool from.
@@ -185,6 +193,7 @@ type WrapperFact struct {
 	GlobalName string
 	Suffix     string
 	FieldPath  string // objectpath of Field, when Suffix is set
+	Converts   bool
 }
 
 func (*WrapperFact) AFact() {}
@@ -342,7 +351,7 @@ func (st *state) lookupWrapper(fn *types.Func) *Wrapper {
 	var w *Wrapper
 	if st.pass.ImportObjectFact(fn, &f) {
 		w = &Wrapper{Func: fn, Op: f.Op, Kind: f.Kind, ValueParam: f.ValueParam,
-			PoolFrom: f.PoolFrom, PoolParam: f.PoolParam, Suffix: f.Suffix}
+			PoolFrom: f.PoolFrom, PoolParam: f.PoolParam, Suffix: f.Suffix, Converts: f.Converts}
 		if f.FieldPath != "" {
 			if obj, err := objectpath.Object(fn.Pkg(), objectpath.Path(f.FieldPath)); err == nil {
 				w.Field = obj
@@ -361,7 +370,7 @@ func (st *state) lookupWrapper(fn *types.Func) *Wrapper {
 }
 
 func (st *state) exportFact(fn *types.Func, w *Wrapper) {
-	f := &WrapperFact{Op: w.Op, Kind: w.Kind, ValueParam: w.ValueParam, PoolFrom: w.PoolFrom, PoolParam: w.PoolParam, Suffix: w.Suffix}
+	f := &WrapperFact{Op: w.Op, Kind: w.Kind, ValueParam: w.ValueParam, PoolFrom: w.PoolFrom, PoolParam: w.PoolParam, Suffix: w.Suffix, Converts: w.Converts}
 	if w.Field != nil {
 		if p, err := objectpath.For(w.Field); err == nil {
 			f.FieldPath = string(p)
@@ -413,7 +422,7 @@ func (st *state) classify(call *ast.CallExpr) *Call {
 	if w == nil {
 		return nil
 	}
-	c := &Call{Call: call, Op: w.Op, Kind: w.Kind, Wrapper: fn}
+	c := &Call{Call: call, Op: w.Op, Kind: w.Kind, Wrapper: fn, Converted: w.Converts}
 	switch w.PoolFrom {
 	case PoolGlobal:
 		c.Pool = w.Global
@@ -570,7 +579,8 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 		if inner.Value == nil {
 			return nil
 		}
-		v := stripConv(info, inner.Value)
+		v, converts := stripConv(info, inner.Value)
+		w.Converts = converts || inner.Converted
 		id, ok := v.(*ast.Ident)
 		if !ok {
 			return nil
@@ -675,16 +685,23 @@ func isTypeExpr(e ast.Expr) bool {
 	return false
 }
 
-// stripConv removes parens and conversions (any(v), T(v)) around e.
-func stripConv(info *types.Info, e ast.Expr) ast.Expr {
+// stripConv removes parens and conversions (any(v), T(v)) around e, and
+// reports whether one of them converted to a concrete type other than
+// the operand's.
+func stripConv(info *types.Info, e ast.Expr) (ast.Expr, bool) {
+	converts := false
 	for {
 		e = ast.Unparen(e)
 		call, ok := e.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
-			return e
+			return e, converts
 		}
-		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
-			return e
+		tv, ok := info.Types[call.Fun]
+		if !ok || !tv.IsType() {
+			return e, converts
+		}
+		if !types.IsInterface(tv.Type) && !types.Identical(tv.Type, info.TypeOf(call.Args[0])) {
+			converts = true
 		}
 		e = call.Args[0]
 	}

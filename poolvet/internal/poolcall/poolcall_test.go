@@ -39,6 +39,9 @@ var dump = &analysis.Analyzer{
 			if c.Wrapper != nil {
 				fmt.Fprintf(&b, " via %s", c.Wrapper.Name())
 			}
+			if c.Converted {
+				b.WriteString(" converted")
+			}
 			pass.Reportf(c.Pos(), "%s", b.String())
 		}
 		for obj, n := range info.New {

@@ -102,3 +102,19 @@ var nilNew = sync.Pool{New: func() any {
 
 var loose = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 var flip bool
+
+// net/http's copy buffers: the wrappers convert between []byte and the
+// array pointer New returns, so the Put through putCopyBuf is right.
+
+const copyBufSize = 32 * 1024
+
+var copyBufPool = sync.Pool{New: func() any { return new([copyBufSize]byte) }}
+
+func getCopyBuf() []byte { return copyBufPool.Get().(*[copyBufSize]byte)[:] }
+
+func putCopyBuf(b []byte) { copyBufPool.Put((*[copyBufSize]byte)(b)) }
+
+func useCopyBuf() {
+	buf := getCopyBuf()
+	defer putCopyBuf(buf)
+}

@@ -103,3 +103,11 @@ func other() *sync.Pool { return new(sync.Pool) }
 type holder struct{ pool sync.Pool }
 
 func putField(h *holder, v any) { h.pool.Put(v) } // want `put to pool \(h.pool\) value v`
+
+var arrays = sync.Pool{New: func() any { return new([64]byte) }} // want `new arrays: \*\[64\]byte`
+
+func putArray(b []byte) { arrays.Put((*[64]byte)(b)) } // want `put to arrays \(arrays\) value \(\*\[64\]byte\)\(b\)`
+
+func useArray(b []byte) {
+	putArray(b) // want `put to arrays \(arrays\) value b via putArray converted`
+}
