@@ -43,7 +43,8 @@ type Options struct {
 // json.RawMessage (see the package documentation); other types are an
 // error. The query's placeholders and len(args) must match.
 //
-// Append does not keep dst or args. It allocates only when dst lacks the
+// Append does not keep dst or args and holds no state of its own, so calls
+// with distinct dst may run concurrently. It allocates only when dst lacks the
 // capacity for the result, and then grows it once to an estimate of the
 // final size. On error it returns dst cut back to its original length (its
 // capacity may have grown, so the result can still be reused) and an error
