@@ -9,8 +9,10 @@
 //	newmismatch  Get/Put types the pool's New never returns (check 2)
 //	useafterput  a pooled value, or memory aliasing it, used after Put (check 3)
 //	getreset     a pooled value written to before it is reset (check 4)
+//	dirtydecode  decoding into a pooled value that was not zeroed (check 5)
 //	poolcopy     pools copied by copy, append, sends, slices/maps/sort (check 6)
 //	retention    buffers grown from input and kept whatever their size (check 7, opt-in)
+//	getnoput     a pooled value dropped on a return path without Put (check 8)
 //
 // All of them share poolvet/internal/poolcall, which recognises pool
 // operations, wrappers around them (generic or not, across packages) and
@@ -21,6 +23,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/poolkit/poolkit/poolvet/dirtydecode"
+	"github.com/poolkit/poolkit/poolvet/getnoput"
 	"github.com/poolkit/poolkit/poolvet/getreset"
 	"github.com/poolkit/poolkit/poolvet/newmismatch"
 	"github.com/poolkit/poolkit/poolvet/nonptrput"
@@ -72,7 +76,9 @@ func build() {
 			newmismatch.Analyzer,
 			useafterput.Analyzer,
 			getreset.Analyzer,
+			dirtydecode.Analyzer,
 			poolcopy.Analyzer,
+			getnoput.Analyzer,
 		} {
 			defaults = append(defaults, withIgnore(a))
 		}
