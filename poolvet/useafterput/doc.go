@@ -43,7 +43,15 @@
 //		return append([]byte(nil), buf.Bytes()...)
 //	}
 //
-// A suggested fix copies a returned byte slice (or slice of a basic type)
-// out with append. Uses across loop iterations and in closures are not
-// followed.
+// Memory reached through a struct field, or a struct copied out with *p,
+// is not reported when the package drops that field (x.f = nil, x.f = T{})
+// or zeroes that type (*p = T{}) somewhere, or when the Put goes through a
+// wrapper from another package: such code releases its references before
+// the value goes back. Comparing addresses (got == b), len and cap, and
+// t.Fatalf arguments after Put are not uses.
+//
+// Suggested fixes copy the slice out with append([]byte(nil), ...) (for
+// slices of a basic type): at the return for a deferred Put, at the
+// assignment of the aliasing variable otherwise. Uses across loop
+// iterations and in closures are not followed.
 package useafterput

@@ -200,11 +200,20 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 		if found != nil {
 			obj := info.ObjectOf(found)
 			if obj == x {
-				report(pass, analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+				pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
 					Message: fmt.Sprintf("use after put: %s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
 			} else {
-				report(pass, analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-					Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)})
+				d := analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+					Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
+				if origin := al.origin[obj]; origin != nil && al.assigns[obj] == 1 {
+					if text := copyOut(pass, origin); text != "" {
+						d.SuggestedFixes = []analysis.SuggestedFix{{
+							Message:   "Copy " + found.Name + " out of the pooled value before Put",
+							TextEdits: []analysis.TextEdit{{Pos: origin.Pos(), End: origin.End(), NewText: []byte(text)}},
+						}}
+					}
+				}
+				pass.Report(d)
 			}
 			return
 		}
@@ -214,7 +223,6 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 	}
 }
 
-func report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report(d) }
 
 // firstUse returns the first identifier in e denoting one of live, outside
 // function literals, comparisons (p == q compares addresses) and len, cap
@@ -290,7 +298,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 	escapes := func(e ast.Expr, verb string) {
 		switch al.kind(e) {
 		case self:
-			report(pass, analysis.Diagnostic{
+			pass.Report(analysis.Diagnostic{
 				Pos: e.Pos(), End: e.End(),
 				Message: fmt.Sprintf("use after put: %s %s, which the deferred Put on line %d hands back to %s as the function returns: its next user will share it",
 					verb, x.Name(), line, c.PoolName),
@@ -312,7 +320,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 					}}
 				}
 			}
-			report(pass, diag)
+			pass.Report(diag)
 		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -503,25 +511,28 @@ const (
 
 // aliaser classifies expressions by how they alias one pooled variable.
 type aliaser struct {
-	info   *types.Info
-	x      *types.Var
-	vars   map[types.Object]bool     // local variables only ever assigned memory of x
-	origin map[types.Object]ast.Expr // what each of vars is assigned
-	drops  *drops
+	info    *types.Info
+	x       *types.Var
+	vars    map[types.Object]bool     // local variables only ever assigned memory of x
+	origin  map[types.Object]ast.Expr // what each of vars is assigned
+	assigns map[types.Object]int      // how many times each of vars is assigned
+	drops   *drops
 }
 
 func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *aliaser {
-	a := &aliaser{info: info, x: x, vars: map[types.Object]bool{}, origin: map[types.Object]ast.Expr{}, drops: d}
+	a := &aliaser{info: info, x: x, vars: map[types.Object]bool{}, origin: map[types.Object]ast.Expr{}, assigns: map[types.Object]int{}, drops: d}
 	// Candidates: locals assigned a strong alias of x somewhere; drop those
 	// also assigned anything else. Repeat, for aliases of aliases.
 	for changed := true; changed; {
 		changed = false
 		good, bad := map[types.Object]bool{}, map[types.Object]bool{}
+		clear(a.assigns)
 		record := func(obj types.Object, rhs ast.Expr) {
 			v, ok := obj.(*types.Var)
 			if !ok || v == x || v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
 				return
 			}
+			a.assigns[v]++
 			if rhs != nil && a.kind(rhs) >= strong && a.kind(rhs) != self {
 				good[v] = true
 				if a.origin[v] == nil {
