@@ -190,17 +190,21 @@ func (e *encoder) builtins(h *handler, r *slog.Record) {
 		e.builtinsReplaced(h, r)
 		return
 	}
+	// The built-in keys are valid logfmt keys and sit in no group, so they
+	// are written as they are, with no check.
 	if !r.Time.IsZero() {
-		e.key(slog.TimeKey)
+		e.sep()
+		e.dst = append(e.dst, slog.TimeKey+"="...)
 		e.dst = appendTimeMillis(e.dst, r.Time)
 	}
-	e.key(slog.LevelKey)
+	e.sep()
+	e.dst = append(e.dst, slog.LevelKey+"="...)
 	e.dst = appendLevel(e.dst, r.Level)
 	if h.addSource && r.PC != 0 {
-		e.key(slog.SourceKey)
+		e.dst = append(e.dst, " "+slog.SourceKey+"="...)
 		e.source(source(r.PC))
 	}
-	e.key(slog.MessageKey)
+	e.dst = append(e.dst, " "+slog.MessageKey+"="...)
 	e.dst = appendValue(e.dst, r.Message)
 }
 
@@ -219,18 +223,27 @@ func (e *encoder) builtinsReplaced(h *handler, r *slog.Record) {
 
 // attr writes a, resolved and passed through ReplaceAttr, unless it is
 // empty; groups are written as their attributes with dotted keys.
+//
+// It asks for the value's kind once: Kind is a type switch with an
+// interface case, which costs a call into the runtime for values of kind
+// Any, such as errors.
 func (e *encoder) attr(a slog.Attr) {
-	a.Value = a.Value.Resolve()
-	if e.replace != nil && a.Value.Kind() != slog.KindGroup {
+	k := a.Value.Kind()
+	if k == slog.KindLogValuer {
+		a.Value = a.Value.Resolve()
+		k = a.Value.Kind()
+	}
+	if e.replace != nil && k != slog.KindGroup {
 		a = e.replace(e.groups, a)
 		a.Value = a.Value.Resolve()
+		k = a.Value.Kind()
 	}
-	if a.Key == "" && a.Value.Kind() == slog.KindAny && a.Value.Any() == nil {
-		return // the empty Attr, which handlers ignore
-	}
-	if a.Value.Kind() != slog.KindGroup {
+	if k != slog.KindGroup {
+		if a.Key == "" && k == slog.KindAny && a.Value.Any() == nil {
+			return // the empty Attr, which handlers ignore
+		}
 		e.key(a.Key)
-		e.value(a.Value)
+		e.value(k, a.Value)
 		return
 	}
 	attrs := a.Value.Group()
@@ -265,8 +278,9 @@ func (e *encoder) attr(a slog.Attr) {
 	e.prefix, e.nsub, e.folded, e.groups = prefix, nsub, folded, groups
 }
 
-func (e *encoder) value(v slog.Value) {
-	switch v.Kind() {
+// value writes v, whose kind is k.
+func (e *encoder) value(k slog.Kind, v slog.Value) {
+	switch k {
 	case slog.KindString:
 		e.dst = appendValue(e.dst, v.String())
 	case slog.KindInt64:
