@@ -175,7 +175,7 @@ func (st *state) poolZeroes(get *poolcall.Call) bool {
 		return z
 	}
 	z := true
-	if get.Kind == poolcall.KitPool {
+	if get.Kind == poolcall.KitPool && kitPoolMayReset(st.pass, get.Pool) {
 		z = true // its reset function (WithReset) is not followed: stay quiet
 	} else {
 		for _, c := range st.pc.Calls {
@@ -370,6 +370,71 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 		}
 	}
 	return true
+}
+
+// kitPoolMayReset reports whether the pool.Pool held by obj may reset on
+// Put (same rule as getreset): it is built by pool.New with a WithReset option (or options we
+// cannot see), or it is not built by a visible pool.New at all.
+func kitPoolMayReset(pass *analysis.Pass, obj types.Object) bool {
+	info := pass.TypesInfo
+	var inits []ast.Expr
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if info.ObjectOf(id) == obj && i < len(n.Values) {
+						inits = append(inits, n.Values[i])
+					}
+				}
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if poolcall.ObjectOf(info, l) == obj && len(n.Lhs) == len(n.Rhs) {
+						if _, isIdent := ast.Unparen(l).(*ast.Ident); isIdent || isSel(l) {
+							inits = append(inits, n.Rhs[i])
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && info.ObjectOf(id) == obj {
+					inits = append(inits, n.Value)
+				}
+			}
+			return true
+		})
+	}
+	if len(inits) == 0 {
+		return true
+	}
+	for _, e := range inits {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := typeutil.StaticCallee(info, call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != poolcall.PoolkitPool || fn.Name() != "New" {
+			return true
+		}
+		for _, opt := range call.Args[1:] {
+			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
+			if !ok {
+				return true // an option from a variable: may be WithReset
+			}
+			ofn := typeutil.StaticCallee(info, oc)
+			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != poolcall.PoolkitPool || ofn.Name() == "WithReset" {
+				return true
+			}
+		}
+		if call.Ellipsis.IsValid() {
+			return true
+		}
+	}
+	return false
+}
+
+func isSel(e ast.Expr) bool {
+	_, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	return ok
 }
 
 // decoderName names a decoder the way a user calls it: json.Unmarshal,

@@ -8,6 +8,8 @@ import (
 	"encoding/xml"
 	"io"
 	"sync"
+
+	"github.com/poolkit/poolkit/pool"
 )
 
 type JsonData struct {
@@ -52,7 +54,7 @@ func DecodeJSONWithPool(in string) (JsonData, error) {
 	res := decRespPool.Get().(*JsonData)
 	defer decRespPool.Put(res)
 
-	if err := json.Unmarshal([]byte(in), &res); err != nil { // want `^dirty decode: json.Unmarshal decodes into res, taken from decRespPool on line 52 and not zeroed: fields absent from the input keep the previous user's values$`
+	if err := json.Unmarshal([]byte(in), &res); err != nil { // want `^dirty decode: json.Unmarshal decodes into res, taken from decRespPool on line 54 and not zeroed: fields absent from the input keep the previous user's values$`
 		return JsonData{}, err
 	}
 	return JsonData{ID: res.ID, Name: res.Name}, nil
@@ -62,7 +64,7 @@ func DecodeJSONStreamWithPool(in io.Reader) (string, error) {
 	res := decRespPool.Get().(*JsonData)
 	defer decRespPool.Put(res)
 
-	if err := json.NewDecoder(in).Decode(&res); err != nil { // want `^dirty decode: \(\*json.Decoder\).Decode decodes into res, taken from decRespPool on line 62`
+	if err := json.NewDecoder(in).Decode(&res); err != nil { // want `^dirty decode: \(\*json.Decoder\).Decode decodes into res, taken from decRespPool on line 64`
 		return "", err
 	}
 	return res.Name, nil
@@ -71,7 +73,7 @@ func DecodeJSONStreamWithPool(in io.Reader) (string, error) {
 // The other seed: Get, Unmarshal, Put.
 func student(buf []byte) {
 	stu := studentPool.Get().(*Student)
-	json.Unmarshal(buf, stu) // want `json.Unmarshal decodes into stu, taken from studentPool on line 73`
+	json.Unmarshal(buf, stu) // want `json.Unmarshal decodes into stu, taken from studentPool on line 75`
 	studentPool.Put(stu)
 }
 
@@ -241,6 +243,27 @@ func zeroInBranch(buf []byte, reuse bool) string {
 	if !reuse {
 		*d = JsonData{}
 	}
+	json.Unmarshal(buf, d)
+	return d.Name
+}
+
+// poolkit's pool.Pool: without WithReset it hands values back as they were.
+var kitData = pool.New(func() *JsonData { return new(JsonData) })
+
+func kitNoReset(buf []byte) string {
+	d := kitData.Get()
+	defer kitData.Put(d)
+	json.Unmarshal(buf, d) // want `dirty decode: json.Unmarshal decodes into d, taken from kitData`
+	return d.Name
+}
+
+// With WithReset the pool zeroes on Put.
+var kitZeroed = pool.New(func() *JsonData { return new(JsonData) },
+	pool.WithReset(func(d *JsonData) *JsonData { *d = JsonData{}; return d }))
+
+func kitWithReset(buf []byte) string {
+	d := kitZeroed.Get()
+	defer kitZeroed.Put(d)
 	json.Unmarshal(buf, d)
 	return d.Name
 }
