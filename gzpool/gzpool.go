@@ -38,8 +38,9 @@ import (
 )
 
 // Compression levels, as in compress/gzip. Levels 1 to 9 trade speed for
-// size; DefaultCompression is the backend's default (level 5 for klauspost,
-// which compresses about as well as compress/gzip's level 6).
+// size; DefaultCompression is the backend's default, klauspost's level 5:
+// on English text its output is about 5% larger than compress/gzip's
+// default level 6, made in about a quarter of the time (see backend.go).
 const (
 	HuffmanOnly        = -2
 	DefaultCompression = -1
