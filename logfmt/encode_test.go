@@ -271,3 +271,101 @@ func TestTimeCache(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// refNeedsQuotes and refQuoted are the encoder's rules written the plain
+// way, a rune at a time, to check the word-at-a-time scans against.
+func refNeedsQuotes(s string) bool {
+	if s == "" {
+		return true
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return true
+			}
+		}
+		if r <= ' ' || r == '=' || r == '"' || r == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+func refQuoted(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && func() bool { _, n := utf8.DecodeRuneInString(s[i:]); return n == 1 }():
+			b.WriteString(`\ufffd`)
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < ' ' || r == 0x7f:
+			b.WriteString(`\u00`)
+			b.WriteByte(hexDigits[r>>4])
+			b.WriteByte(hexDigits[r&0xf])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Random strings long enough to cross several 8-byte words, from an
+// alphabet dense in the bytes the scans look for, agree with the plain
+// rules and read back through go-logfmt.
+func TestScansAgainstReference(t *testing.T) {
+	pieces := []string{"a", "b", "Z", "0", "/", "_", " ", "=", `"`, `\`, "\n", "\r", "\t", "\x00",
+		"\x1f", "\x7f", "\x80", "\xff", "é", "日", "\xe6\x97", "\uFFFD", "🎉", "!", "~"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var sb strings.Builder
+		n := r.IntN(40)
+		plainRun := r.IntN(2) == 0 // mostly plain letters, to reach the fast paths
+		for range n {
+			if plainRun && r.IntN(10) != 0 {
+				sb.WriteString(pieces[r.IntN(4)])
+			} else {
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			}
+		}
+		s := sb.String()
+		if got, want := needsQuotes(s), refNeedsQuotes(s); got != want {
+			t.Fatalf("needsQuotes(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := string(appendQuoted(nil, s)), refQuoted(s); got != want {
+			t.Fatalf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+		if got, want := string(AppendKey(nil, s)), refKey(s); got != want {
+			t.Fatalf("AppendKey(%q) = %q, want %q", s, got, want)
+		}
+		checkRoundTrip(t, s, s)
+	}
+}
+
+func refKey(s string) string {
+	if s == "" {
+		return "_"
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if _, n := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && n == 1 {
+			b.WriteByte('_')
+			continue
+		}
+		if r <= ' ' || r == '=' || r == '"' || r == 0x7f || r == utf8.RuneError {
+			b.WriteByte('_')
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
