@@ -7,10 +7,12 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/bytebuf"
 	"github.com/poolkit/poolkit/internal/race"
 )
 
@@ -229,4 +231,26 @@ func steadyAllocs(f func()) float64 {
 		f()
 	}
 	return allocs.PerRun(1000, f)
+}
+
+// A line longer than the pool keeps is written whole, and its buffer is
+// dropped rather than pooled.
+func TestLineHuge(t *testing.T) {
+	w := &countingWriter{}
+	big := strings.Repeat("x", 2*maxBufferCap)
+	var l Line
+	l.String("big", big)
+	if err := l.End(w); err != nil {
+		t.Fatal(err)
+	}
+	if want := "big=" + big + "\n"; string(w.last) != want {
+		t.Fatalf("huge line written as %d bytes, want %d", len(w.last), len(want))
+	}
+	huge := &bytebuf.Buffer{B: make([]byte, 0, 2*maxBufferCap)}
+	putBuffer(huge)
+	for range 10 {
+		if b := getBuffer(); cap(b.B) > maxBufferCap || len(b.B) != 0 {
+			t.Fatalf("pool handed out a buffer of len %d, cap %d (max kept %d)", len(b.B), cap(b.B), maxBufferCap)
+		}
+	}
 }
