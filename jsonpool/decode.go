@@ -54,8 +54,9 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // Unmarshal decodes with a pooled json.Decoder, whose decoder state and
 // read buffer are reused from call to call, so in steady state it
 // allocates only what the result itself holds: its strings, and its
-// slices and maps as they grow. (json.Unmarshal adds four allocations of
-// decoder state per call.) The result shares no memory with data.
+// slices and maps as they grow. (encoding/json's Unmarshal adds four
+// allocations of decoder state per call.) The result shares no memory with
+// data.
 func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	v := getTarget(p)
 	if len(data) <= maxDecodeRetained && decodeFast(data, v) {

@@ -1,9 +1,10 @@
 // Package jsonpool encodes and decodes JSON with encoding/json, the
 // compatibility baseline, without the allocations that do not belong to the
-// result: Marshal appends to a slice the caller owns, Encode hands its output
-// to an io.Writer in one Write with no Encoder to allocate, and Unmarshal and
-// Decode fill values taken from a pool.Pool, zeroed first, reading streams
-// through a pooled buffer.
+// result: Marshal appends to a slice the caller owns instead of returning a
+// copy, Encode hands its output to an io.Writer in one Write through pooled
+// json.Encoders (whose indentation buffers are reused too), and Unmarshal and
+// Decode fill values taken from a pool.Pool, zeroed first, with pooled
+// json.Decoders, reading streams through a pooled buffer.
 //
 // The output of Marshal and Encode is byte for byte that of
 // json.NewEncoder(w).Encode(v) (Marshal without its trailing newline, so
@@ -137,9 +138,11 @@ func Marshal(dst []byte, v any) ([]byte, error) {
 }
 
 // Encode writes the JSON encoding of v, followed by a newline, to w in a
-// single Write call, exactly as json.NewEncoder(w).Encode(v) does but
-// without allocating the Encoder. The bytes come from encoding/json's own
-// pooled buffer and are handed to w without a copy; w must not keep them
+// single Write call, exactly as json.NewEncoder(w).Encode(v) does, with a
+// pooled json.Encoder, so that indented output reuses the encoder's
+// indentation buffer instead of growing a new one on every call. The bytes
+// come from encoding/json's own pooled buffer and are handed to w without a
+// copy; w must not keep them
 // after Write returns, as the io.Writer contract says. Nothing is written
 // when v cannot be encoded. Errors, from the encoding or from w, are
 // returned unchanged.
