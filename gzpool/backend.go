@@ -6,26 +6,8 @@ package gzpool
 // as compress/gzip (NewWriterLevel, Writer.Reset, Reader.Reset) and writes
 // standard gzip (RFC 1952) that any gzip reader accepts.
 //
-// Why klauspost and not compress/gzip: measured on this project's shared
-// 2-core build machine (AMD EPYC, heavily loaded, so absolute times are
-// slow and noisy; the ratios come from one interleaved run of
-// benchmarks/gzpool, ten rounds, compared with benchstat), with both
-// backends pooled the same way:
-//
-//   - the seed's 169-byte text: pooled compress/gzip 206 µs/op, pooled
-//     klauspost 45 µs/op (4.5x faster), both 0 allocs/op; a new
-//     compress/gzip Writer per call took 3.1 ms and 21 allocs/op;
-//   - Isaac.Newton-Opticks.txt (567 KB): pooled compress/gzip 212 ms/op
-//     at level 6, pooled klauspost 60 ms/op at its default level 5 (3.6x
-//     faster), for an output of 178.3 KiB instead of 169.9 KiB (+5%);
-//   - decompressing the same text, compress/gzip allocates 93 objects per
-//     stream even from a pooled Reader (its inflater makes Huffman link
-//     tables per dynamic block); klauspost's reuses them: 0 allocs/op in
-//     steady state.
-//
-// 5% more bytes for a quarter of the CPU time and no garbage is the right
-// trade for the hot paths this package serves (HTTP responses, RPC
-// payloads); callers who want smaller output pass BestCompression.
+// Why klauspost and not compress/gzip, with figures: see "Choice of
+// backend" in the package documentation (gzpool.go).
 
 import (
 	"errors"
