@@ -1,6 +1,6 @@
 // Package logfmt writes log records in logfmt, the line format of
-// space-separated key=value pairs read by Heroku's and Grafana Loki's
-// tooling and by github.com/go-logfmt/logfmt:
+// space-separated key=value pairs that Heroku popularised and that
+// github.com/go-logfmt/logfmt and Grafana Loki's logfmt parser read:
 //
 //	time=2006-01-02T15:04:05Z level=INFO msg="request done" path=/search status=200 took=1.5ms
 //
@@ -16,12 +16,12 @@
 // bytes that are not valid UTF-8. A quoted value escapes '"' and '\' with a
 // backslash, newline, carriage return and tab as \n, \r and \t, other
 // control characters as \u00XX, and each byte of invalid UTF-8 as \ufffd,
-// the escapes of JSON strings. go-logfmt's Decoder, and the other common
-// logfmt parsers, read every value back as written, except that each byte of
-// invalid UTF-8 reads back as U+FFFD, the replacement character: logfmt has
-// no escape for a raw byte. Go's own escapes, such as \x00 written by
-// strconv.Quote and slog.TextHandler, are not used, as logfmt parsers
-// reject them.
+// the escapes of JSON strings. go-logfmt's Decoder reads every value back
+// as written (the tests check it, and fuzz it), except that each byte of
+// invalid UTF-8 reads back as U+FFFD, the replacement character: logfmt
+// has no escape for a raw byte. Go's own escapes, such as \x00 written by
+// strconv.Quote and slog.TextHandler, are not used, as go-logfmt rejects
+// them.
 //
 // Keys are never quoted, as logfmt has no quoted keys. A key's bytes that a
 // parser would not accept in a key (space, '=', '"', control characters,
