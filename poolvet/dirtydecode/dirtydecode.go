@@ -228,10 +228,7 @@ func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
 	if _, ok := stmt.Node().(ast.Stmt); !ok {
 		return true
 	}
-	for _, s := range stmtList(stmt.Parent().Node()) {
-		if s == stmt.Node() {
-			break
-		}
+	for _, s := range preceding(stmt) {
 		zeroed := false
 		st.scan(s, x, func(ev event) bool {
 			if ev.kind == evZero {
@@ -245,6 +242,29 @@ func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
 		}
 	}
 	return false
+}
+
+// preceding returns the statements that come before stmt in its block and
+// in each enclosing block of its function.
+func preceding(stmt inspector.Cursor) []ast.Stmt {
+	var out []ast.Stmt
+	for c := stmt; c.Valid(); c = c.Parent() {
+		switch c.Node().(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return out
+		}
+		p := c.Parent()
+		if !p.Valid() {
+			break
+		}
+		for _, s := range stmtList(p.Node()) {
+			if s == c.Node() {
+				break
+			}
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 const (

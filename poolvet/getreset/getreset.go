@@ -310,11 +310,7 @@ func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []st
 	if _, ok := stmt.Node().(ast.Stmt); !ok {
 		return true, nil
 	}
-	list := stmtList(stmt.Parent().Node())
-	for _, s := range list {
-		if s == stmt.Node() {
-			break
-		}
+	for _, s := range preceding(stmt) {
 		st.scan(s, x, func(ev event) bool {
 			if ev.kind == evReset {
 				paths = append(paths, ev.path)
@@ -326,6 +322,30 @@ func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []st
 		return true, nil
 	}
 	return false, paths
+}
+
+// preceding returns the statements that come before stmt in its block and
+// in each enclosing block of its function: "b.Reset(); if small { Put(b) }"
+// resets before the Put too.
+func preceding(stmt inspector.Cursor) []ast.Stmt {
+	var out []ast.Stmt
+	for c := stmt; c.Valid(); c = c.Parent() {
+		switch c.Node().(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return out
+		}
+		p := c.Parent()
+		if !p.Valid() {
+			break
+		}
+		for _, s := range stmtList(p.Node()) {
+			if s == c.Node() {
+				break
+			}
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Event kinds found while scanning statements for a pooled variable.

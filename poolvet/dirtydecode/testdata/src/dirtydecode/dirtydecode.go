@@ -267,3 +267,17 @@ func kitWithReset(buf []byte) string {
 	json.Unmarshal(buf, d)
 	return d.Name
 }
+
+// Zeroed before the guard that wraps the Put.
+var guardedPool = sync.Pool{New: func() any { return new(JsonData) }}
+
+func guardedZero(buf []byte, keep bool) string {
+	d := guardedPool.Get().(*JsonData)
+	json.Unmarshal(buf, d)
+	s := d.Name
+	*d = JsonData{}
+	if keep {
+		guardedPool.Put(d)
+	}
+	return s
+}

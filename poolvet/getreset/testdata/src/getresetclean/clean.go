@@ -211,3 +211,17 @@ func buildFrame(p []byte) int {
 	putFrame(f)
 	return n
 }
+
+// Reset before a cap guard that wraps the Put.
+var guardPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func guarded(s string) string {
+	b := guardPool.Get().(*bytes.Buffer)
+	b.WriteString(s)
+	out := b.String()
+	b.Reset()
+	if b.Cap() <= 64<<10 {
+		guardPool.Put(b)
+	}
+	return out
+}
