@@ -41,6 +41,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if x == nil {
 			continue
 		}
+		if !isAddr(c.Value) && !mayShare(x.Type(), 0) {
+			continue // Put(v) of a plain value stores a copy: v stays ours
+		}
 		cur, ok := ins.Root().FindNode(c.Call)
 		if !ok {
 			continue
@@ -94,6 +97,46 @@ func putVar(info *types.Info, v ast.Expr) *types.Var {
 		return nil
 	}
 	return x
+}
+
+// isAddr reports whether e is &x (possibly converted: any(&x)).
+func isAddr(e ast.Expr) bool {
+	for {
+		switch v := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			return v.Op == token.AND
+		case *ast.CallExpr:
+			if len(v.Args) != 1 {
+				return false
+			}
+			e = v.Args[0]
+		default:
+			return false
+		}
+	}
+}
+
+// mayShare reports whether a copy of a value of type t can share memory
+// with the original: t is or holds a pointer, slice, map, channel, function
+// or interface.
+func mayShare(t types.Type, depth int) bool {
+	if depth > 8 {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Array:
+		return mayShare(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if mayShare(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // enclosingBody returns the body of the function containing cur.

@@ -362,3 +362,13 @@ func identity() bool {
 	got := bufPool.Get().(*bytes.Buffer)
 	return got == b && cap(s) >= 4
 }
+
+// A poolkit pool of plain arrays boxes a copy: the local stays ours.
+var blocks = pool.New(func() [16]byte { return [16]byte{} })
+
+func arrayCopy() byte {
+	var blk [16]byte
+	blk[0] = 1
+	blocks.Put(blk)
+	return blk[0]
+}
