@@ -266,7 +266,6 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 	}
 }
 
-
 // firstUse returns the first identifier in e denoting one of live, outside
 // function literals, comparisons (p == q compares addresses) and len, cap
 // and unsafe.SliceData calls (which read the header, not the memory).
