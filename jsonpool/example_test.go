@@ -1,6 +1,8 @@
 package jsonpool_test
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -59,6 +61,8 @@ func ExampleUnmarshal() {
 func ExampleDecode() {
 	body := strings.NewReader(`{"user": "ann", "roles": [1]}`)
 	r, err := jsonpool.Decode(requests, body)
-	fmt.Println(r == nil, err)
-	// Output: true json: cannot unmarshal number into Go struct field request.roles of type string
+	// The error is encoding/json's own, as json.Unmarshal returns it.
+	var typeErr *json.UnmarshalTypeError
+	fmt.Println(r == nil, errors.As(err, &typeErr))
+	// Output: true true
 }
