@@ -72,13 +72,19 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 		break
 	}
 	var (
-		id   *ast.Ident
-		node ast.Node // the CFG node binding x
+		id    *ast.Ident
+		okVar *types.Var // ok in x, ok := Get().(T): when false there is nothing to put
+		node  ast.Node   // the CFG node binding x
 	)
 	switch n := p.Node().(type) {
 	case *ast.AssignStmt:
 		if len(n.Rhs) == 1 && (len(n.Lhs) == 1 || len(n.Lhs) == 2) {
 			id, _ = n.Lhs[0].(*ast.Ident)
+		}
+		if len(n.Lhs) == 2 {
+			if okID, isID := n.Lhs[1].(*ast.Ident); isID {
+				okVar, _ = info.ObjectOf(okID).(*types.Var)
+			}
 		}
 		node = n
 	case *ast.ValueSpec:
@@ -145,7 +151,7 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			if n == node {
 				return // around a loop to the Get again: not followed
 			}
-			if e, ok := n.(ast.Expr); ok && guards[e] {
+			if e, ok := n.(ast.Expr); ok && (guards[e] || (okVar != nil && mentions(info, e, okVar))) {
 				return // if cond { Put(x) }: the other branch drops x on purpose
 			}
 			if st.handled(n, x) {

@@ -295,3 +295,15 @@ func conditionalPut(w io.Writer, s string) bool {
 	}
 	return ok
 }
+
+// Comma-ok: when the assertion fails there is nothing to put back.
+func commaOK(s string) error {
+	b, ok := bufPool.Get().(*bytes.Buffer)
+	if !ok {
+		return errEmpty
+	}
+	b.Reset()
+	b.WriteString(s)
+	bufPool.Put(b)
+	return nil
+}
