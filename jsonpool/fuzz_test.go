@@ -1,0 +1,36 @@
+package jsonpool_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/poolkit/poolkit/jsonpool"
+)
+
+// FuzzUnmarshal checks that, on any input, Unmarshal agrees with
+// json.Unmarshal: the same error, or the same value, with a pooled value
+// and decoder reused from the previous input.
+//
+//	go test -run '^$' -fuzz FuzzUnmarshal -fuzztime 1m ./jsonpool
+func FuzzUnmarshal(f *testing.F) {
+	for _, in := range unmarshalInputs {
+		f.Add([]byte(in))
+	}
+	p := jsonpool.NewPool[record]()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want record
+		wantErr := json.Unmarshal(data, &want)
+		got, err := jsonpool.Unmarshal(p, data)
+		if !reflect.DeepEqual(err, wantErr) {
+			t.Fatalf("Unmarshal(%q) error = %v, want %v", data, err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		if !reflect.DeepEqual(*got, want) {
+			t.Fatalf("Unmarshal(%q) = %+v, want %+v", data, *got, want)
+		}
+		p.Put(got)
+	})
+}
