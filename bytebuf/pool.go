@@ -39,6 +39,16 @@ const (
 	// maxPercentile is the share of sampled lengths, in percent, that the
 	// calibrated maximum size must cover.
 	maxPercentile = 95
+
+	// When the traffic shifts to longer buffers than the last calibration
+	// saw, every Put drops its buffer and every Get makes a new one. Waiting
+	// for calibrateAfter samples would cost some 16,000 allocations, so a
+	// run of dropsBeforeRecalibrate drops since the last calibration
+	// recalibrates early, once minSamples lengths are there to go on. Rare
+	// huge buffers, the ones dropping is for, stay too few to trigger it
+	// and too few in the samples to raise the maximum.
+	dropsBeforeRecalibrate = 128
+	minSamples             = 16
 )
 
 // Pool is a pool of Buffers, safe for concurrent use. The zero value is
@@ -70,6 +80,7 @@ type Pool struct {
 
 	calibrations atomic.Uint64
 	drops        atomic.Uint64
+	dropsAtCal   atomic.Uint64 // drops at the last calibration
 }
 
 // Get returns an empty buffer from the pool, or a new one with the pool's
@@ -110,7 +121,7 @@ func (p *Pool) Put(b *Buffer) {
 		limit = MaxRetainedCap
 	}
 	if int64(cap(b.B)) > limit {
-		p.drops.Add(1)
+		p.dropped()
 		return
 	}
 	b.B = b.B[:0]
@@ -145,6 +156,16 @@ func (p *Pool) Stats() Stats {
 	return s
 }
 
+// dropped counts a dropped buffer, and recalibrates when drops have piled
+// up since the last calibration. It runs on the drop path only, which
+// allocates anyway, so the shared counters cost the hot path nothing.
+func (p *Pool) dropped() {
+	n := p.drops.Add(1)
+	if n-p.dropsAtCal.Load() >= dropsBeforeRecalibrate && p.sampled.Load() >= minSamples {
+		p.calibrate()
+	}
+}
+
 func (p *Pool) sample(n int) {
 	p.counts[classIndex(n)].Add(1)
 	if p.sampled.Add(1) >= calibrateAfter {
@@ -163,6 +184,7 @@ func (p *Pool) calibrate() {
 	}
 	defer p.calibrating.Store(false)
 	p.sampled.Store(0)
+	p.dropsAtCal.Store(p.drops.Load())
 
 	type classCount struct {
 		class int

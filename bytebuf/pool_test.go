@@ -138,6 +138,44 @@ func TestPoolCalibration(t *testing.T) {
 	}
 }
 
+// TestPoolRecalibratesOnShift calibrates a pool on 100-byte buffers, then
+// shifts the traffic to 3,000-byte buffers, which the calibrated pool drops.
+// The drops must trigger a recalibration long before the 16,000 Puts a
+// sampled recalibration takes, after which the pool keeps the new size.
+func TestPoolRecalibratesOnShift(t *testing.T) {
+	skipIfRace(t)
+	pinGC(t)
+	var p bytebuf.Pool
+	small, large := bytes.Repeat([]byte("s"), 100), bytes.Repeat([]byte("L"), 3000)
+	cycle := func(payload []byte) {
+		b := p.Get()
+		b.Write(payload)
+		p.Put(b)
+	}
+	for range 40000 {
+		cycle(small)
+	}
+	before := p.Stats()
+	if before.MaxSize >= len(large) {
+		t.Fatalf("calibrated MaxSize %d on 100-byte buffers, want < %d", before.MaxSize, len(large))
+	}
+	const shifted = 4000
+	for range shifted {
+		cycle(large)
+	}
+	after := p.Stats()
+	if after.MaxSize < len(large) {
+		t.Fatalf("after %d Puts of 3,000 bytes MaxSize is still %d (%d drops): no recalibration", shifted, after.MaxSize, after.Drops-before.Drops)
+	}
+	if drops := after.Drops - before.Drops; drops > shifted/2 {
+		t.Fatalf("%d of %d Puts dropped after the shift, want the pool to adapt within half of them", drops, shifted)
+	}
+	// Settled: the larger buffers are kept and no longer allocate.
+	if got := allocs.PerRun(1000, func() { cycle(large) }); got != 0 {
+		t.Fatalf("Get/write 3,000 B/Put after recalibrating = %v allocs, want 0", got)
+	}
+}
+
 // TestPoolMemoryBound runs 100,000 Get/write/Put cycles of about 1 KiB
 // mixed with 100 cycles of 8 MiB, on one P, through a bytebuf.Pool and
 // through a plain sync.Pool of *bytes.Buffer. Once calibrated, the bytebuf
