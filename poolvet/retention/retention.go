@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -73,8 +74,16 @@ func run(pass *analysis.Pass) (any, error) {
 		if body := enclosingBody(ins, c.Call); body == nil || guarded(pass.TypesInfo, body, v) {
 			continue
 		}
-		pass.ReportRangef(c.Call, "unbounded retention: %s.Put keeps %s whatever its size: the value from the Get at line %d grows from input at line %d (%s) and is put back at line %d with no capacity check; drop values over a limit before Put",
-			c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what, line(pass, g.put))
+		d := analysis.Diagnostic{
+			Pos: c.Call.Pos(),
+			End: c.Call.End(),
+			Message: fmt.Sprintf("unbounded retention: %s.Put keeps %s whatever its size: the value from the Get at line %d grows from input at line %d (%s) and is put back at line %d with no capacity check; drop values over a limit before Put",
+				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what, line(pass, g.put)),
+		}
+		if fix := guardFix(pass, ins, c); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		pass.Report(d)
 	}
 	return nil, nil
 }
@@ -446,4 +455,61 @@ func appendsTo(ti *types.Info, body *ast.BlockStmt, recv types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// maxRetained is the capacity the suggested fix keeps, in elements: 64 KiB
+// of bytes, the limit encoding/json v2 and log/slog use.
+const maxRetained = "64<<10"
+
+// guardFix suggests wrapping a Put statement in a capacity check, when the
+// Put is a statement of its own and the value's capacity has an obvious
+// expression: b.Cap() for the buffer types, cap(*p) for a pointer to a
+// slice, cap(s) for a slice.
+func guardFix(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Call) *analysis.SuggestedFix {
+	cur, ok := ins.Root().FindNode(c.Call)
+	if !ok {
+		return nil
+	}
+	stmt, ok := cur.Parent().Node().(*ast.ExprStmt)
+	if !ok {
+		return nil
+	}
+	v := ast.Unparen(c.Value)
+	if _, ok := v.(*ast.Ident); !ok {
+		return nil
+	}
+	name := types.ExprString(v)
+	var capExpr string
+	t := pass.TypesInfo.TypeOf(v)
+	if t == nil {
+		return nil
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		capExpr = "cap(" + name + ")"
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Slice); ok {
+			capExpr = "cap(*" + name + ")"
+			break
+		}
+		n, ok := types.Unalias(u.Elem()).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil {
+			return nil
+		}
+		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+		case "bytes.Buffer", "strings.Builder", "github.com/poolkit/poolkit/bytebuf.Buffer", "github.com/valyala/bytebufferpool.ByteBuffer":
+			capExpr = name + ".Cap()"
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	return &analysis.SuggestedFix{
+		Message: "put back only values of at most " + maxRetained + " capacity",
+		TextEdits: []analysis.TextEdit{
+			{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte("if " + capExpr + " <= " + maxRetained + " {\n")},
+			{Pos: stmt.End(), End: stmt.End(), NewText: []byte("\n}")},
+		},
+	}
 }
