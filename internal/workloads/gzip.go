@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/internal/race"
 )
 
 // The gzip workloads of seeds/000 (also seeds/003): compressing the
@@ -197,7 +198,12 @@ const gunzipNaiveNote = "Each call reads a bytes.Reader reset to the start of th
 // few thousand calls a process sees a few small allocations at random. The
 // warm-up makes the measured allocations those of the steady state, which
 // gzpool's own tests assert.
+// Under the race detector allocations are not asserted, and the warm-up
+// would take seconds: it is skipped.
 var warmGzpool = sync.OnceFunc(func() {
+	if race.Enabled {
+		return
+	}
 	dst := make([]byte, 0, 4096)
 	for range 8192 {
 		z, err := gzpool.AppendCompress(dst[:0], gzipText)
