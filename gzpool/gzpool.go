@@ -202,8 +202,8 @@ func AppendDecompress(dst, src []byte, limit int64) ([]byte, error) {
 
 // appendAll decompresses st.src, a reader over src, onto dst.
 func (st *readerState) appendAll(dst, src []byte, limit int64) ([]byte, error) {
-	if err := st.zr.Reset(&st.src); err != nil {
-		return dst, classify(err, true, true)
+	if err := st.nextMember(&st.src); err != nil {
+		return dst, classify(err, false, true)
 	}
 	if limit < 0 || limit > math.MaxInt64-1 {
 		limit = math.MaxInt64 - 1
@@ -248,12 +248,36 @@ func (st *readerState) appendAll(dst, src []byte, limit int64) ([]byte, error) {
 			}
 		}
 		if err == io.EOF {
-			return dst, nil
+			// The end of a member: the end of the data, or another
+			// member. The inflater reads a bytes.Reader byte by byte,
+			// never past the member's trailer, so Len tells which.
+			if st.src.Len() == 0 {
+				return dst, nil
+			}
+			err = st.nextMember(&st.src)
 		}
 		if err != nil {
 			return dst, classify(err, false, true)
 		}
 	}
+}
+
+// nextMember starts decoding the gzip member that r starts with, whose
+// first byte is known to exist, so that io.EOF while reading its header
+// means a truncated header.
+//
+// The members are walked here, with the backend's multistream mode off,
+// rather than by the backend: klauspost's reader reports a header cut off
+// inside its file name or comment as a bare io.EOF, which its multistream
+// loop takes for a clean end of the data, so a truncated stream would
+// read as complete (found by FuzzAppendDecompress).
+func (st *readerState) nextMember(r byteReader) error {
+	err := st.zr.Reset(r)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	st.zr.Multistream(false)
+	return err
 }
 
 // classify turns a backend error into one of the package's errors.

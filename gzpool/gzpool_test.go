@@ -467,3 +467,33 @@ func TestIncompressibleRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncatedHeaderString covers a header cut off inside its file name
+// or comment, in the first member or a later one. klauspost's reader
+// reports that as a bare io.EOF, which its own multistream loop takes for
+// the end of the data (found by FuzzAppendDecompress); gzpool must call it
+// truncated, as compress/gzip does.
+func TestTruncatedHeaderString(t *testing.T) {
+	member, _ := AppendCompress(nil, []byte(seedText))
+	for _, flag := range []byte{0x08, 0x10} { // FNAME, FCOMMENT
+		cut := []byte{0x1f, 0x8b, 8, flag, 0, 0, 0, 0, 0, 0xff, 'n', 'a', 'm'}
+		for name, src := range map[string][]byte{
+			"first member":  cut,
+			"second member": append(bytes.Clone(member), cut...),
+		} {
+			if _, err := AppendDecompress(nil, src, -1); !errors.Is(err, ErrTruncated) {
+				t.Errorf("flag %#x, %s: AppendDecompress: %v, want ErrTruncated", flag, name, err)
+			}
+			for _, r := range []io.Reader{bytes.NewReader(src), &onlyReader{bytes.NewReader(src)}} {
+				zr, err := NewReader(r)
+				if err == nil {
+					_, err = io.ReadAll(zr)
+					zr.Close()
+				}
+				if !errors.Is(err, ErrTruncated) {
+					t.Errorf("flag %#x, %s: Reader: %v, want ErrTruncated", flag, name, err)
+				}
+			}
+		}
+	}
+}

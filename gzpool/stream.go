@@ -97,14 +97,12 @@ type Reader struct {
 
 // NewReader returns a Reader that decompresses the gzip stream read from r.
 // It reads the first gzip header before returning, and reports ErrEmpty
-// when r holds no data at all, or an error wrapping ErrCorrupt or
-// ErrTruncated.
+// when r holds no data at all, an error wrapping ErrCorrupt or
+// ErrTruncated, or the error r returned.
 //
-// When r is an io.ByteReader (a *bufio.Reader, *bytes.Reader,
-// *bytes.Buffer, *strings.Reader), the Reader reads from it directly, with
-// no buffer of its own. Otherwise it reads through a pooled bufio.Reader,
-// reset onto r rather than allocated, which may read ahead of the gzip
-// data.
+// The Reader reads r through a pooled bufio.Reader, reset onto r rather
+// than allocated anew, so it may read ahead of the gzip data; as it reads
+// every concatenated member, it reads r to its end anyway.
 //
 // The caller must Close the Reader to return its state to the pool.
 func NewReader(r io.Reader) (*Reader, error) {
@@ -112,17 +110,19 @@ func NewReader(r io.Reader) (*Reader, error) {
 		return nil, errors.New("gzpool: NewReader of a nil io.Reader")
 	}
 	st := getReader()
+	st.br.Reset(r) // reuses the pooled bufio.Reader's buffer
 	var err error
-	if br, ok := r.(byteReader); ok {
-		st.direct = true
-		err = st.zr.Reset(br)
-	} else {
-		st.br.Reset(r) // reuses the pooled bufio.Reader's buffer
-		err = st.zr.Reset(&st.br)
+	if _, err = st.br.Peek(1); err == nil {
+		err = st.nextMember(&st.br)
+		if err != nil {
+			err = classify(err, false, false)
+		}
+	} else if err == io.EOF {
+		err = ErrEmpty
 	}
 	if err != nil {
 		st.release()
-		return nil, classify(err, true, false)
+		return nil, err
 	}
 	return &Reader{st: st}, nil
 }
@@ -132,14 +132,30 @@ func NewReader(r io.Reader) (*Reader, error) {
 // verified; any other error wraps ErrCorrupt or ErrTruncated, or is the
 // error of the underlying reader.
 func (z *Reader) Read(p []byte) (int, error) {
-	if z.st == nil {
+	st := z.st
+	if st == nil {
 		return 0, ErrClosed
 	}
-	n, err := z.st.zr.Read(p)
-	if err != nil && err != io.EOF {
-		err = classify(err, false, false)
+	if st.err != nil {
+		return 0, st.err
 	}
-	return n, err
+	for {
+		n, err := st.zr.Read(p)
+		if err == io.EOF {
+			// The end of a member: is another one next?
+			if _, err = st.br.Peek(1); err == nil {
+				err = st.nextMember(&st.br)
+				if err == nil && n == 0 && len(p) > 0 {
+					continue
+				}
+			}
+		}
+		if err != nil && err != io.EOF {
+			err = classify(err, false, false)
+		}
+		st.err = err
+		return n, err
+	}
 }
 
 // Close returns the Reader's state to the pool and drops its reference to
@@ -158,23 +174,14 @@ func (z *Reader) Close() error {
 // allocation, made once, and resetting them allocates nothing.
 type readerState struct {
 	zr    gzReader
-	br    bufio.Reader // for streaming sources that are not io.ByteReaders
-	src   bytes.Reader // for AppendDecompress, and to park zr on release
+	br    bufio.Reader // for NewReader's source
+	src   bytes.Reader // for AppendDecompress's source
 	probe [1]byte      // AppendDecompress reads here when dst is full
-	// direct is set while zr reads straight from the caller's reader.
-	direct bool
+	err   error        // a Reader's sticky error, io.EOF at the end
 }
 
 // readerPool holds pointers, so Get and Put allocate nothing.
 var readerPool pool.Pool[*readerState]
-
-// emptyMember is a complete gzip stream of no data: a 10-byte header, an
-// empty final fixed-Huffman block, and a zero CRC-32 and length.
-var emptyMember = []byte{
-	0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff,
-	0x03, 0x00,
-	0, 0, 0, 0, 0, 0, 0, 0,
-}
 
 // getReader returns a reader state. It belongs to the caller until
 // release or putReader.
@@ -191,16 +198,9 @@ func getReader() *readerState {
 func putReader(st *readerState) { readerPool.Put(st) }
 
 // release drops st's references to the caller's reader and returns st to
-// the pool. The bufio.Reader is pointed at nothing; when zr read straight
-// from the caller's reader, zr and its inflater still point at it, so zr is
-// parked on emptyMember, a stream the state owns.
+// the pool. zr reads only st.br, which is pointed at nothing.
 func (st *readerState) release() {
 	st.br.Reset(nil)
-	if st.direct {
-		st.direct = false
-		st.src.Reset(emptyMember)
-		_ = st.zr.Reset(&st.src) // a valid stream: cannot fail
-		st.src.Reset(nil)
-	}
+	st.err = nil
 	putReader(st)
 }
