@@ -103,8 +103,11 @@ func (st *state) collectNew(ins *inspector.Inspector) {
 			}
 		case *ast.CompositeLit:
 			// T{pool: sync.Pool{New: f}}: a keyed struct literal.
-			st, ok := info.TypeOf(n).Underlying().(*types.Struct)
-			if !ok {
+			t := info.TypeOf(n)
+			if t == nil {
+				return
+			}
+			if _, ok := t.Underlying().(*types.Struct); !ok {
 				return
 			}
 			for _, elt := range n.Elts {
@@ -120,7 +123,6 @@ func (st *state) collectNew(ins *inspector.Inspector) {
 					assign(f, kv.Value)
 				}
 			}
-			_ = st
 		}
 	})
 }

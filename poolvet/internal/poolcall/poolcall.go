@@ -674,9 +674,9 @@ func rootCall(e ast.Expr) *ast.CallExpr {
 	}
 }
 
-// isTypeExpr is a syntactic guess used only inside rootCall: conversions are
-// recognised by the type checker in stripConv; here a call with one
-// argument whose Fun is a parenthesised or composite type is treated as one.
+// isTypeExpr reports whether e is syntactically a composite type, as in
+// the conversion ([]byte)(x) or (*T)(x). rootCall has no type information
+// at hand; a conversion through a named type, T(x), is treated as a call.
 func isTypeExpr(e ast.Expr) bool {
 	switch ast.Unparen(e).(type) {
 	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StarExpr:
