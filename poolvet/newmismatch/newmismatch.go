@@ -157,11 +157,39 @@ func known(info *poolcall.Info, pool types.Object) *poolcall.NewInfo {
 		if b, ok := t.(*types.Basic); ok && b.Kind() == types.UntypedNil {
 			return nil // New may return nil: callers must cope anyway
 		}
-		if _, ok := types.Unalias(t).(*types.TypeParam); ok {
-			return nil
+		if mentionsTypeParam(t, 0) {
+			return nil // new(T) in generic code: compared per instance, not here
 		}
 	}
 	return n
+}
+
+// mentionsTypeParam reports whether t is or contains a type parameter.
+func mentionsTypeParam(t types.Type, depth int) bool {
+	if depth > 8 {
+		return true // deep enough to stay quiet
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Slice:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Array:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Chan:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Map:
+		return mentionsTypeParam(t.Key(), depth+1) || mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Named:
+		for a := range t.TypeArgs().Types() {
+			if mentionsTypeParam(a, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func typeString(pass *analysis.Pass, t types.Type) string {

@@ -118,3 +118,15 @@ func useCopyBuf() {
 	buf := getCopyBuf()
 	defer putCopyBuf(buf)
 }
+
+// Generic pools: New returns *T, compared per instance, so stay quiet.
+
+type gpool[T any] struct{ p sync.Pool }
+
+func newGPool[T any]() *gpool[T] {
+	return &gpool[T]{p: sync.Pool{New: func() any { return new(T) }}}
+}
+
+func (g *gpool[T]) get() *T { return g.p.Get().(*T) }
+
+func (g *gpool[T]) getSlice() *[]T { return g.p.Get().(*[]T) }
