@@ -302,13 +302,14 @@ func TestServerClients(t *testing.T) {
 		t.Errorf("no Accept-Encoding: Vary %q", res.Header.Get("Vary"))
 	}
 	// The system gzip accepts the middleware's output.
-	if gz, err := exec.LookPath("gzip"); err == nil {
-		_, body = get(t, rawClient(), srv.URL, "gzip")
-		cmd := exec.Command(gz, "-dc")
+	gz := lookTool(t, "gzip")
+	_, body = get(t, rawClient(), srv.URL, "gzip")
+	for _, args := range [][]string{{"-t"}, {"-dc"}} {
+		cmd := exec.Command(gz, args...)
 		cmd.Stdin = bytes.NewReader(body)
-		out, err := cmd.Output()
-		if err != nil || string(out) != bigBody {
-			t.Errorf("zcat of the response: %v", err)
+		out, err := cmd.CombinedOutput()
+		if err != nil || (args[0] == "-dc" && string(out) != bigBody) {
+			t.Errorf("gzip %s of the response: %v\n%.200s", args[0], err, out)
 		}
 	}
 }
@@ -343,10 +344,7 @@ func TestServerStatuses(t *testing.T) {
 }
 
 func TestServerCurl(t *testing.T) {
-	curl, err := exec.LookPath("curl")
-	if err != nil {
-		t.Skip("curl is not installed (apt-get install curl)")
-	}
+	curl := lookTool(t, "curl")
 	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Accept-Encoding", r.Header.Get("Accept-Encoding"))
 		io.WriteString(w, bigBody)
