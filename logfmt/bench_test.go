@@ -62,6 +62,7 @@ func seedLog(w io.Writer, key, val string) error {
 	b.Write(strconv.AppendQuote(b.AvailableBuffer(), val))
 	b.WriteByte('\n')
 	_, err := w.Write(b.Bytes())
+	//poolvet:ignore retention the article's pattern, benchmarked as published: no size check before Put
 	seedPool.Put(b)
 	return err
 }
@@ -78,6 +79,7 @@ func articleLog(w io.Writer, key, val string) error {
 	b.WriteByte('=')
 	b.WriteString(val)
 	_, err := w.Write(b.Bytes())
+	//poolvet:ignore retention the article's pattern, benchmarked as published: no size check before Put
 	seedPool.Put(b)
 	return err
 }

@@ -80,6 +80,7 @@ var replicateSeedPool = sync.Pool{New: func() any { return &[]string{} }}
 func replicateSeed(s string, n int) []string {
 	ss := replicateSeedPool.Get().(*[]string)
 	*ss = (*ss)[:0]
+	//poolvet:ignore retention the article's pattern, measured as published: it puts the buffer back with no size check
 	defer replicateSeedPool.Put(ss)
 	for range n {
 		*ss = append(*ss, s)
