@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/poolkit/poolkit/poolvet/internal/docs"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -23,7 +24,7 @@ var doc string
 // after Get.
 var Analyzer = &analysis.Analyzer{
 	Name:     "dirtydecode",
-	Doc:      analyzerDoc(doc, "dirtydecode"),
+	Doc:      docs.Extract(doc, "dirtydecode"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/dirtydecode",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
 	Run:      run,
@@ -644,25 +645,4 @@ func stmtList(n ast.Node) []ast.Stmt {
 		return n.Body
 	}
 	return nil
-}
-
-// analyzerDoc returns the part of the package documentation starting at
-// "# Analyzer name", without the heading and comment markers.
-func analyzerDoc(src, name string) string {
-	var lines []string
-	in := false
-	for _, l := range strings.Split(src, "\n") {
-		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
-		if strings.HasPrefix(l, "package ") {
-			break
-		}
-		if l == "# Analyzer "+name {
-			in = true
-			continue
-		}
-		if in {
-			lines = append(lines, l)
-		}
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/poolkit/poolkit/poolvet/internal/docs"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -24,7 +25,7 @@ var doc string
 // neither put back nor handed on.
 var Analyzer = &analysis.Analyzer{
 	Name:     "getnoput",
-	Doc:      analyzerDoc(doc, "getnoput"),
+	Doc:      docs.Extract(doc, "getnoput"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getnoput",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer, poolcall.Analyzer},
 	Run:      run,
@@ -496,25 +497,4 @@ func mentions(info *types.Info, n ast.Node, x *types.Var) bool {
 		return !found
 	})
 	return found
-}
-
-// analyzerDoc returns the part of the package documentation starting at
-// "# Analyzer name", without the heading and comment markers.
-func analyzerDoc(src, name string) string {
-	var lines []string
-	in := false
-	for _, l := range strings.Split(src, "\n") {
-		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
-		if strings.HasPrefix(l, "package ") {
-			break
-		}
-		if l == "# Analyzer "+name {
-			in = true
-			continue
-		}
-		if in {
-			lines = append(lines, l)
-		}
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
