@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -146,7 +147,7 @@ func bindGet(info *types.Info, ins *inspector.Inspector, call *ast.CallExpr) *bi
 	if !ok {
 		return nil
 	}
-	list := stmtList(stmtCur.Parent().Node())
+	list := flow.StmtList(stmtCur.Parent().Node())
 	for i, s := range list {
 		if s == stmt {
 			return &binding{x: x, stmt: stmt, rest: list[i+1:]}
@@ -229,7 +230,7 @@ func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
 	if _, ok := stmt.Node().(ast.Stmt); !ok {
 		return true
 	}
-	for _, s := range preceding(stmt) {
+	for _, s := range flow.Preceding(stmt) {
 		zeroed := false
 		st.scan(s, x, func(ev event) bool {
 			if ev.kind == evZero {
@@ -243,29 +244,6 @@ func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
 		}
 	}
 	return false
-}
-
-// preceding returns the statements that come before stmt in its block and
-// in each enclosing block of its function.
-func preceding(stmt inspector.Cursor) []ast.Stmt {
-	var out []ast.Stmt
-	for c := stmt; c.Valid(); c = c.Parent() {
-		switch c.Node().(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return out
-		}
-		p := c.Parent()
-		if !p.Valid() {
-			break
-		}
-		for _, s := range stmtList(p.Node()) {
-			if s == c.Node() {
-				break
-			}
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 const (
@@ -295,7 +273,7 @@ func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) {
 		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			if mentions(info, n, x) {
+			if flow.Mentions(info, n, x) {
 				emit(event{kind: evStop})
 			}
 			return false
@@ -306,14 +284,14 @@ func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) {
 			for i, l := range n.Lhs {
 				l = ast.Unparen(l)
 				switch {
-				case isVar(info, l, x):
+				case flow.IsVar(info, l, x):
 					emit(event{kind: evStop}) // x reassigned
 				case isDeref(info, l, x):
 					emit(event{kind: evZero}) // *x = T{}
-				case mentions(info, l, x):
+				case flow.Mentions(info, l, x):
 					// x.f = v, x[k] = v: partial writes, neither zero nor escape.
 				default:
-					if len(n.Lhs) == len(n.Rhs) && isVar(info, n.Rhs[i], x) {
+					if len(n.Lhs) == len(n.Rhs) && flow.IsVar(info, n.Rhs[i], x) {
 						emit(event{kind: evStop}) // stored elsewhere
 					}
 				}
@@ -326,11 +304,11 @@ func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) {
 				return false // reading a field
 			}
 		case *ast.StarExpr:
-			if isVar(info, n.X, x) {
+			if flow.IsVar(info, n.X, x) {
 				return false
 			}
 		case *ast.BinaryExpr:
-			if (n.Op == token.EQL || n.Op == token.NEQ) && (isVar(info, n.X, x) || isVar(info, n.Y, x)) {
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (flow.IsVar(info, n.X, x) || flow.IsVar(info, n.Y, x)) {
 				return false
 			}
 		case *ast.Ident:
@@ -348,7 +326,7 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 		if b, ok := info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
 			case "clear":
-				if len(call.Args) == 1 && (isVar(info, call.Args[0], x) || isDeref(info, call.Args[0], x)) {
+				if len(call.Args) == 1 && (flow.IsVar(info, call.Args[0], x) || isDeref(info, call.Args[0], x)) {
 					emit(event{kind: evZero})
 					return false
 				}
@@ -370,7 +348,7 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 		if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
 			arg = ast.Unparen(u.X)
 		}
-		if isVar(info, arg, x) {
+		if flow.IsVar(info, arg, x) {
 			emit(event{kind: evDecode, call: call, name: decoderName(fn)})
 			for j, a := range call.Args {
 				if j != i {
@@ -380,7 +358,7 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 			return false
 		}
 	}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && isVar(info, sel.X, x) || ok && isDeref(info, sel.X, x) {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && flow.IsVar(info, sel.X, x) || ok && isDeref(info, sel.X, x) {
 		if fn.Name() == "Reset" {
 			emit(event{kind: evZero})
 			return false
@@ -595,14 +573,9 @@ func isMapPtr(t types.Type) bool {
 	return ok
 }
 
-func isVar(info *types.Info, e ast.Expr, x *types.Var) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && info.ObjectOf(id) == x
-}
-
 func isDeref(info *types.Info, e ast.Expr, x *types.Var) bool {
 	s, ok := ast.Unparen(e).(*ast.StarExpr)
-	return ok && isVar(info, s.X, x)
+	return ok && flow.IsVar(info, s.X, x)
 }
 
 // rootedAt reports whether e is x, *x or a field path below them.
@@ -622,27 +595,4 @@ func rootedAt(info *types.Info, e ast.Expr, x *types.Var) bool {
 			return false
 		}
 	}
-}
-
-func mentions(info *types.Info, n ast.Node, x *types.Var) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == x {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func stmtList(n ast.Node) []ast.Stmt {
-	switch n := n.(type) {
-	case *ast.BlockStmt:
-		return n.List
-	case *ast.CaseClause:
-		return n.Body
-	case *ast.CommClause:
-		return n.Body
-	}
-	return nil
 }

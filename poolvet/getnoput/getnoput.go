@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -152,7 +153,7 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			if n == node {
 				return // around a loop to the Get again: not followed
 			}
-			if e, ok := n.(ast.Expr); ok && (guards[e] || (okVar != nil && mentions(info, e, okVar))) {
+			if e, ok := n.(ast.Expr); ok && (guards[e] || (okVar != nil && flow.Mentions(info, e, okVar))) {
 				return // if cond { Put(x) }: the other branch drops x on purpose
 			}
 			if st.handled(n, x) {
@@ -223,17 +224,17 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) b
 		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			if mentions(info, n, x) {
+			if flow.Mentions(info, n, x) {
 				ok = false
 			}
 			return false
 		case *ast.DeferStmt:
-			if mentions(info, n, x) {
+			if flow.Mentions(info, n, x) {
 				ok = false // a deferred Put or release covers every path
 			}
 			return false
 		case *ast.GoStmt:
-			if mentions(info, n, x) {
+			if flow.Mentions(info, n, x) {
 				ok = false
 			}
 			return false
@@ -246,7 +247,7 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) b
 				return true
 			}
 			for i, l := range n.Lhs {
-				if !isVar(info, l, x) {
+				if !flow.IsVar(info, l, x) {
 					continue
 				}
 				if len(n.Lhs) != len(n.Rhs) || !derived(info, n.Rhs[i], x) {
@@ -254,7 +255,7 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) b
 				}
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.AND && isVar(info, n.X, x) {
+			if n.Op == token.AND && flow.IsVar(info, n.X, x) {
 				// &x escapes the variable itself, unless it is what is Put.
 				ok = ok && st.isPutArg(n)
 			}
@@ -297,10 +298,10 @@ func derived(info *types.Info, e ast.Expr, x *types.Var) bool {
 func (st *state) handled(n ast.Node, x *types.Var) bool {
 	info := st.pass.TypesInfo
 	if e, ok := n.(ast.Expr); ok {
-		return mentions(info, e, x) // a condition, switch tag or range over x
+		return flow.Mentions(info, e, x) // a condition, switch tag or range over x
 	}
 	if r, ok := n.(*ast.ReturnStmt); ok {
-		return mentions(info, r, x) // returned, or something made from it
+		return flow.Mentions(info, r, x) // returned, or something made from it
 	}
 	found := false
 	stack := []ast.Node{}
@@ -319,7 +320,7 @@ func (st *state) handled(n ast.Node, x *types.Var) bool {
 		stack = append(stack, c)
 		switch c := c.(type) {
 		case *ast.CallExpr:
-			if pc := st.pc.ByCall[c]; pc != nil && pc.Op == poolcall.Put && pc.Value != nil && mentions(info, pc.Value, x) {
+			if pc := st.pc.ByCall[c]; pc != nil && pc.Op == poolcall.Put && pc.Value != nil && flow.Mentions(info, pc.Value, x) {
 				found = true
 			}
 		case *ast.Ident:
@@ -465,11 +466,6 @@ func (st *state) noReturnEnd(b *cfg.Block) bool {
 	return false
 }
 
-func isVar(info *types.Info, e ast.Expr, x *types.Var) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && info.ObjectOf(id) == x
-}
-
 func isVarOrAddr(info *types.Info, e ast.Expr, x *types.Var) bool {
 	e = ast.Unparen(e)
 	for {
@@ -485,16 +481,5 @@ func isVarOrAddr(info *types.Info, e ast.Expr, x *types.Var) bool {
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = u.X
 	}
-	return isVar(info, e, x)
-}
-
-func mentions(info *types.Info, n ast.Node, x *types.Var) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == x {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return flow.IsVar(info, e, x)
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -119,7 +120,7 @@ func bindGet(info *types.Info, ins *inspector.Inspector, call *ast.CallExpr) *bi
 	if !ok {
 		return nil
 	}
-	list := stmtList(stmtCur.Parent().Node())
+	list := flow.StmtList(stmtCur.Parent().Node())
 	for i, s := range list {
 		if s == stmt {
 			return &binding{x: x, stmt: stmt, rest: list[i+1:]}
@@ -311,7 +312,7 @@ func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []st
 	if _, ok := stmt.Node().(ast.Stmt); !ok {
 		return true, nil
 	}
-	for _, s := range preceding(stmt) {
+	for _, s := range flow.Preceding(stmt) {
 		st.scan(s, x, func(ev event) bool {
 			if ev.kind == evReset {
 				paths = append(paths, ev.path)
@@ -323,30 +324,6 @@ func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []st
 		return true, nil
 	}
 	return false, paths
-}
-
-// preceding returns the statements that come before stmt in its block and
-// in each enclosing block of its function: "b.Reset(); if small { Put(b) }"
-// resets before the Put too.
-func preceding(stmt inspector.Cursor) []ast.Stmt {
-	var out []ast.Stmt
-	for c := stmt; c.Valid(); c = c.Parent() {
-		switch c.Node().(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return out
-		}
-		p := c.Parent()
-		if !p.Valid() {
-			break
-		}
-		for _, s := range stmtList(p.Node()) {
-			if s == c.Node() {
-				break
-			}
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // Event kinds found while scanning statements for a pooled variable.
@@ -378,7 +355,7 @@ func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) bool {
 		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			if mentions(info, n, x) {
+			if flow.Mentions(info, n, x) {
 				emit(event{kind: evStop, pos: n.Pos()})
 			}
 			return false
@@ -389,11 +366,11 @@ func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) bool {
 			for i, l := range n.Lhs {
 				path, ok := pathOf(info, l, x)
 				if !ok {
-					if mentions(info, l, x) {
+					if flow.Mentions(info, l, x) {
 						// x[i] = v, m[k] = v: an element overwrite.
 						continue
 					}
-					if len(n.Lhs) == len(n.Rhs) && isVar(info, n.Rhs[i], x) {
+					if len(n.Lhs) == len(n.Rhs) && flow.IsVar(info, n.Rhs[i], x) {
 						emit(event{kind: evStop, pos: n.Pos()}) // x stored elsewhere
 					}
 					continue
@@ -405,7 +382,7 @@ func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) bool {
 				switch {
 				case rhs != nil && isAppendTo(info, rhs, l, x):
 					emit(event{kind: evWrite, path: path, expr: l, pos: l.Pos()})
-				case isVar(info, l, x) && (rhs == nil || !isReslice0(info, rhs, x)):
+				case flow.IsVar(info, l, x) && (rhs == nil || !isReslice0(info, rhs, x)):
 					emit(event{kind: evStop, pos: l.Pos()}) // x itself reassigned
 				default:
 					emit(event{kind: evReset, path: path, pos: l.Pos()})
@@ -431,7 +408,7 @@ func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) bool {
 			// reading x[i] or x[a:b]: descend into the indices only
 		case *ast.BinaryExpr:
 			if n.Op == token.EQL || n.Op == token.NEQ {
-				if isVar(info, n.X, x) || isVar(info, n.Y, x) {
+				if flow.IsVar(info, n.X, x) || flow.IsVar(info, n.Y, x) {
 					return false // x == nil
 				}
 			}
@@ -497,7 +474,7 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 			if path, ok := pathOf(info, call.Args[i], x); ok {
 				emit(event{kind: evWrite, path: path, expr: call.Args[i], pos: call.Pos()})
 				for j, a := range call.Args {
-					if j != i && mentions(info, a, x) {
+					if j != i && flow.Mentions(info, a, x) {
 						emit(event{kind: evStop, pos: a.Pos()})
 					}
 				}
@@ -760,11 +737,6 @@ func pathOf(info *types.Info, e ast.Expr, x *types.Var) (string, bool) {
 	}
 }
 
-func isVar(info *types.Info, e ast.Expr, x *types.Var) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && info.ObjectOf(id) == x
-}
-
 // isAppendTo reports whether rhs is append(l, ...) with l rooted at x.
 func isAppendTo(info *types.Info, rhs, l ast.Expr, x *types.Var) bool {
 	call, ok := ast.Unparen(rhs).(*ast.CallExpr)
@@ -786,34 +758,10 @@ func isAppendTo(info *types.Info, rhs, l ast.Expr, x *types.Var) bool {
 // isReslice0 reports whether e is x[:0].
 func isReslice0(info *types.Info, e ast.Expr, x *types.Var) bool {
 	s, ok := ast.Unparen(e).(*ast.SliceExpr)
-	return ok && s.Low == nil && isZero(s.High) && isVar(info, s.X, x)
+	return ok && s.Low == nil && isZero(s.High) && flow.IsVar(info, s.X, x)
 }
 
 func isZero(e ast.Expr) bool {
 	lit, ok := ast.Unparen(e).(*ast.BasicLit)
 	return ok && lit.Kind == token.INT && lit.Value == "0"
-}
-
-// mentions reports whether x occurs in n.
-func mentions(info *types.Info, n ast.Node, x *types.Var) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == x {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func stmtList(n ast.Node) []ast.Stmt {
-	switch n := n.(type) {
-	case *ast.BlockStmt:
-		return n.List
-	case *ast.CaseClause:
-		return n.Body
-	case *ast.CommClause:
-		return n.Body
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -332,15 +333,7 @@ func enclosingBody(ins *inspector.Inspector, n ast.Node) *ast.BlockStmt {
 	if !ok {
 		return nil
 	}
-	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch f := c.Node().(type) {
-		case *ast.FuncDecl:
-			return f.Body
-		case *ast.FuncLit:
-			return f.Body
-		}
-	}
-	return nil
+	return flow.EnclosingBody(cur)
 }
 
 // direct follows a Put through wrappers of this package to the direct

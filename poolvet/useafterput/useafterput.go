@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -58,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		put := putInfo{c, opaque, dr}
 		switch parent := cur.Parent(); p := parent.Node().(type) {
 		case *ast.DeferStmt:
-			if body := enclosingBody(parent); body != nil {
+			if body := flow.EnclosingBody(parent); body != nil {
 				checkDeferred(pass, put, x, p, body)
 			}
 		case *ast.ExprStmt:
@@ -140,19 +141,6 @@ func mayShare(t types.Type, depth int) bool {
 	return true
 }
 
-// enclosingBody returns the body of the function containing cur.
-func enclosingBody(cur inspector.Cursor) *ast.BlockStmt {
-	for e := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch f := e.Node().(type) {
-		case *ast.FuncDecl:
-			return f.Body
-		case *ast.FuncLit:
-			return f.Body
-		}
-	}
-	return nil
-}
-
 // deferredLit recognises a Put inside "defer func() { ... }()": it returns
 // the defer statement and the body of the function that runs it.
 func deferredLit(stmt inspector.Cursor) (*ast.DeferStmt, *ast.BlockStmt) {
@@ -169,7 +157,7 @@ func deferredLit(stmt inspector.Cursor) (*ast.DeferStmt, *ast.BlockStmt) {
 		if !ok || d.Call != call {
 			return nil, nil
 		}
-		return d, enclosingBody(e.Parent())
+		return d, flow.EnclosingBody(e.Parent())
 	}
 	return nil, nil
 }
@@ -185,9 +173,9 @@ type putInfo struct {
 
 func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.Cursor) {
 	c := put.c
-	list := stmtList(stmt.Parent().Node())
+	list := flow.StmtList(stmt.Parent().Node())
 	i := indexOf(list, stmt.Node())
-	body := enclosingBody(stmt)
+	body := flow.EnclosingBody(stmt)
 	if i < 0 || body == nil {
 		return
 	}
@@ -521,18 +509,6 @@ func copyOut(pass *analysis.Pass, e ast.Expr) string {
 		return "append([]byte(nil), " + src + "...)"
 	}
 	return "append([]" + basic.Name() + "(nil), " + src + "...)"
-}
-
-func stmtList(n ast.Node) []ast.Stmt {
-	switch n := n.(type) {
-	case *ast.BlockStmt:
-		return n.List
-	case *ast.CaseClause:
-		return n.Body
-	case *ast.CommClause:
-		return n.Body
-	}
-	return nil
 }
 
 func indexOf(list []ast.Stmt, n ast.Node) int {
