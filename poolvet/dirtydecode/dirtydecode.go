@@ -60,11 +60,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Op != poolcall.Get || c.Pool == nil || (c.Kind != poolcall.SyncPool && c.Kind != poolcall.KitPool) {
 			continue
 		}
-		if c.Wrapper != nil && !plainGetWrapper(pc, c.Wrapper) {
+		if c.Wrapper != nil && !pc.PlainGetWrapper(c.Wrapper) {
 			continue // the wrapper may zero the value
 		}
-		b := bindGet(pass.TypesInfo, ins, c.Call)
-		if b == nil || !decodable(b.x.Type()) {
+		b := poolcall.BindGet(pass.TypesInfo, ins, c.Call)
+		if b == nil || !decodable(b.X.Type()) {
 			continue
 		}
 		if st.poolZeroes(c) {
@@ -97,78 +97,6 @@ type state struct {
 	zeroes map[types.Object]bool
 }
 
-type binding struct {
-	x    *types.Var
-	stmt ast.Stmt
-	rest []ast.Stmt
-}
-
-// bindGet finds "x := Get()", "x := Get().(T)", "x, ok := Get().(T)" or
-// "var x = ..." for the Get call.
-func bindGet(info *types.Info, ins *inspector.Inspector, call *ast.CallExpr) *binding {
-	cur, ok := ins.Root().FindNode(call)
-	if !ok {
-		return nil
-	}
-	p := cur.Parent()
-	for {
-		switch p.Node().(type) {
-		case *ast.ParenExpr, *ast.TypeAssertExpr:
-			p = p.Parent()
-			continue
-		}
-		break
-	}
-	var id *ast.Ident
-	stmtCur := p
-	switch n := p.Node().(type) {
-	case *ast.AssignStmt:
-		if len(n.Rhs) != 1 || (len(n.Lhs) != 1 && len(n.Lhs) != 2) {
-			return nil
-		}
-		id, _ = n.Lhs[0].(*ast.Ident)
-	case *ast.ValueSpec:
-		if len(n.Values) != 1 || len(n.Names) < 1 {
-			return nil
-		}
-		id = n.Names[0]
-		stmtCur = p.Parent().Parent()
-	default:
-		return nil
-	}
-	if id == nil {
-		return nil
-	}
-	x, ok := info.ObjectOf(id).(*types.Var)
-	if !ok {
-		return nil
-	}
-	stmt, ok := stmtCur.Node().(ast.Stmt)
-	if !ok {
-		return nil
-	}
-	list := flow.StmtList(stmtCur.Parent().Node())
-	for i, s := range list {
-		if s == stmt {
-			return &binding{x: x, stmt: stmt, rest: list[i+1:]}
-		}
-	}
-	return nil
-}
-
-// plainGetWrapper reports whether fn only returns what the pool gives.
-func plainGetWrapper(pc *poolcall.Info, fn *types.Func) bool {
-	w := pc.Wrappers[fn]
-	if w == nil || w.Decl == nil || w.Decl.Body == nil || len(w.Decl.Body.List) != 1 {
-		return false
-	}
-	if w.PoolFrom != poolcall.PoolGlobal && w.PoolFrom != poolcall.PoolParam {
-		return false
-	}
-	_, ok := w.Decl.Body.List[0].(*ast.ReturnStmt)
-	return ok
-}
-
 // poolZeroes reports whether every Put of get's pool zeroes the value
 // first (vacuously true without Puts), or the pool is a poolkit pool.Pool
 // that may reset, or we cannot tell.
@@ -177,7 +105,7 @@ func (st *state) poolZeroes(get *poolcall.Call) bool {
 		return z
 	}
 	z := true
-	if get.Kind == poolcall.KitPool && kitPoolMayReset(st.pass, get.Pool) {
+	if get.Kind == poolcall.KitPool && poolcall.KitPoolMayReset(st.pass, get.Pool) {
 		z = true // its reset function (WithReset) is not followed: stay quiet
 	} else {
 		for _, c := range st.pc.Calls {
@@ -371,71 +299,6 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 	return true
 }
 
-// kitPoolMayReset reports whether the pool.Pool held by obj may reset on
-// Put (same rule as getreset): it is built by pool.New with a WithReset option (or options we
-// cannot see), or it is not built by a visible pool.New at all.
-func kitPoolMayReset(pass *analysis.Pass, obj types.Object) bool {
-	info := pass.TypesInfo
-	var inits []ast.Expr
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					if info.ObjectOf(id) == obj && i < len(n.Values) {
-						inits = append(inits, n.Values[i])
-					}
-				}
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					if poolcall.ObjectOf(info, l) == obj && len(n.Lhs) == len(n.Rhs) {
-						if _, isIdent := ast.Unparen(l).(*ast.Ident); isIdent || isSel(l) {
-							inits = append(inits, n.Rhs[i])
-						}
-					}
-				}
-			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && info.ObjectOf(id) == obj {
-					inits = append(inits, n.Value)
-				}
-			}
-			return true
-		})
-	}
-	if len(inits) == 0 {
-		return true
-	}
-	for _, e := range inits {
-		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn := typeutil.StaticCallee(info, call)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != poolcall.PoolkitPool || fn.Name() != "New" {
-			return true
-		}
-		for _, opt := range call.Args[1:] {
-			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
-			if !ok {
-				return true // an option from a variable: may be WithReset
-			}
-			ofn := typeutil.StaticCallee(info, oc)
-			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != poolcall.PoolkitPool || ofn.Name() == "WithReset" {
-				return true
-			}
-		}
-		if call.Ellipsis.IsValid() {
-			return true
-		}
-	}
-	return false
-}
-
-func isSel(e ast.Expr) bool {
-	_, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	return ok
-}
-
 // decoderName names a decoder the way a user calls it: json.Unmarshal,
 // (*json.Decoder).Decode.
 func decoderName(fn *types.Func) string {
@@ -453,11 +316,11 @@ func decoderName(fn *types.Func) string {
 	return fn.Name()
 }
 
-// check reports the first decode into b.x not preceded by a zeroing.
-func (st *state) check(get *poolcall.Call, b *binding) {
-	for _, s := range b.rest {
+// check reports the first decode into b.X not preceded by a zeroing.
+func (st *state) check(get *poolcall.Call, b *poolcall.Binding) {
+	for _, s := range b.Rest {
 		done := false
-		st.scan(s, b.x, func(ev event) bool {
+		st.scan(s, b.X, func(ev event) bool {
 			switch ev.kind {
 			case evZero, evStop:
 				done = true
@@ -473,32 +336,32 @@ func (st *state) check(get *poolcall.Call, b *binding) {
 	}
 }
 
-func (st *state) report(get *poolcall.Call, b *binding, ev event) {
+func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev event) {
 	pass := st.pass
 	what := "fields absent from the input keep the previous user's values"
-	if !isPtr(b.x.Type()) || isMapPtr(b.x.Type()) {
+	if !isPtr(b.X.Type()) || isMapPtr(b.X.Type()) {
 		what = "keys absent from the input keep the previous user's entries"
 	}
 	diag := analysis.Diagnostic{
 		Pos: ev.call.Pos(), End: ev.call.End(),
 		Message: fmt.Sprintf("dirty decode: %s decodes into %s, taken from %s on line %d and not zeroed: %s",
-			ev.name, b.x.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
+			ev.name, b.X.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
 	}
 	if text := st.zeroText(b); text != "" {
-		pos := pass.Fset.Position(b.stmt.Pos())
+		pos := pass.Fset.Position(b.Stmt.Pos())
 		indent := strings.Repeat("\t", max(pos.Column-1, 0))
 		diag.SuggestedFixes = []analysis.SuggestedFix{{
-			Message:   "Zero " + b.x.Name() + " right after Get",
-			TextEdits: []analysis.TextEdit{{Pos: b.stmt.End(), End: b.stmt.End(), NewText: []byte("\n" + indent + text)}},
+			Message:   "Zero " + b.X.Name() + " right after Get",
+			TextEdits: []analysis.TextEdit{{Pos: b.Stmt.End(), End: b.Stmt.End(), NewText: []byte("\n" + indent + text)}},
 		}}
 	}
 	pass.Report(diag)
 }
 
-// zeroText returns a statement zeroing b.x, or "".
-func (st *state) zeroText(b *binding) string {
-	x := b.x.Name()
-	t := b.x.Type()
+// zeroText returns a statement zeroing b.X, or "".
+func (st *state) zeroText(b *poolcall.Binding) string {
+	x := b.X.Name()
+	t := b.X.Type()
 	if _, ok := t.Underlying().(*types.Map); ok {
 		return "clear(" + x + ")"
 	}
@@ -517,7 +380,7 @@ func (st *state) zeroText(b *binding) string {
 		}
 		return ""
 	}
-	name := st.typeName(p.Elem(), b.stmt.Pos())
+	name := st.typeName(p.Elem(), b.Stmt.Pos())
 	if name == "" {
 		return ""
 	}

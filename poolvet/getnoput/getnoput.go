@@ -64,39 +64,17 @@ type state struct {
 func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 	info := st.pass.TypesInfo
 	// The statement binding the result: x := Get(), x := Get().(T), var x = ...
-	p := cur.Parent()
-	for {
-		switch p.Node().(type) {
-		case *ast.ParenExpr, *ast.TypeAssertExpr:
-			p = p.Parent()
-			continue
-		}
-		break
-	}
-	var (
-		id    *ast.Ident
-		okVar *types.Var // ok in x, ok := Get().(T): when false there is nothing to put
-		node  ast.Node   // the CFG node binding x
-	)
-	switch n := p.Node().(type) {
-	case *ast.AssignStmt:
-		if len(n.Rhs) == 1 && (len(n.Lhs) == 1 || len(n.Lhs) == 2) {
-			id, _ = n.Lhs[0].(*ast.Ident)
-		}
-		if len(n.Lhs) == 2 {
-			if okID, isID := n.Lhs[1].(*ast.Ident); isID {
-				okVar, _ = info.ObjectOf(okID).(*types.Var)
-			}
-		}
-		node = n
-	case *ast.ValueSpec:
-		if len(n.Values) == 1 && len(n.Names) >= 1 {
-			id = n.Names[0]
-		}
-		node = n
-	}
+	bind, id := poolcall.Assignee(cur)
 	if id == nil {
 		return
+	}
+	node := bind.Node() // the CFG node binding x
+	// ok in x, ok := Get().(T): when false there is nothing to put
+	var okVar *types.Var
+	if n, isAssign := node.(*ast.AssignStmt); isAssign && len(n.Lhs) == 2 {
+		if okID, isID := n.Lhs[1].(*ast.Ident); isID {
+			okVar, _ = info.ObjectOf(okID).(*types.Var)
+		}
 	}
 	x, ok := info.ObjectOf(id).(*types.Var)
 	if !ok || x.Parent() == nil || x.Pkg() == nil || x.Parent() == x.Pkg().Scope() {

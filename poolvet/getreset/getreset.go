@@ -45,10 +45,10 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Kind == poolcall.ByteBuf || c.Kind == poolcall.SlicePool {
 			continue // bytebuf truncates on Put; slicepool.Get returns length 0
 		}
-		if c.Wrapper != nil && !plainGetWrapper(pc, c.Wrapper) {
+		if c.Wrapper != nil && !pc.PlainGetWrapper(c.Wrapper) {
 			continue // the wrapper may reset
 		}
-		b := bindGet(pass.TypesInfo, ins, c.Call)
+		b := poolcall.BindGet(pass.TypesInfo, ins, c.Call)
 		if b == nil {
 			continue
 		}
@@ -67,80 +67,6 @@ type state struct {
 	ins     *inspector.Inspector
 	covers  map[types.Object]*cover // memo of poolCover
 	methods map[*types.Func]methodEffect
-}
-
-// binding is a Get whose result is assigned to a local variable.
-type binding struct {
-	x    *types.Var
-	stmt ast.Stmt   // the statement assigning it
-	rest []ast.Stmt // the statements following it in its list
-}
-
-// bindGet finds "x := Get()", "x := Get().(T)", "x, ok := Get().(T)" or
-// "var x = ..." for the Get call.
-func bindGet(info *types.Info, ins *inspector.Inspector, call *ast.CallExpr) *binding {
-	cur, ok := ins.Root().FindNode(call)
-	if !ok {
-		return nil
-	}
-	p := cur.Parent()
-	for {
-		switch p.Node().(type) {
-		case *ast.ParenExpr, *ast.TypeAssertExpr:
-			p = p.Parent()
-			continue
-		}
-		break
-	}
-	var id *ast.Ident
-	stmtCur := p
-	switch n := p.Node().(type) {
-	case *ast.AssignStmt:
-		if len(n.Rhs) != 1 || (len(n.Lhs) != 1 && len(n.Lhs) != 2) {
-			return nil
-		}
-		id, _ = n.Lhs[0].(*ast.Ident)
-	case *ast.ValueSpec:
-		if len(n.Values) != 1 || len(n.Names) < 1 {
-			return nil
-		}
-		id = n.Names[0]
-		stmtCur = p.Parent().Parent() // ValueSpec -> GenDecl -> DeclStmt
-	default:
-		return nil
-	}
-	if id == nil {
-		return nil
-	}
-	x, ok := info.ObjectOf(id).(*types.Var)
-	if !ok {
-		return nil
-	}
-	stmt, ok := stmtCur.Node().(ast.Stmt)
-	if !ok {
-		return nil
-	}
-	list := flow.StmtList(stmtCur.Parent().Node())
-	for i, s := range list {
-		if s == stmt {
-			return &binding{x: x, stmt: stmt, rest: list[i+1:]}
-		}
-	}
-	return nil
-}
-
-// plainGetWrapper reports whether fn only returns what the pool gives,
-// without touching it: func getBuf() *T { return pool.Get().(*T) }.
-func plainGetWrapper(pc *poolcall.Info, fn *types.Func) bool {
-	w := pc.Wrappers[fn]
-	if w == nil || w.Decl == nil || w.Decl.Body == nil || len(w.Decl.Body.List) != 1 {
-		return false
-	}
-	if w.PoolFrom != poolcall.PoolGlobal && w.PoolFrom != poolcall.PoolParam {
-		return false
-	}
-	_, ok := w.Decl.Body.List[0].(*ast.ReturnStmt)
-	return ok
 }
 
 // cover says which parts of the values a pool hands out are known to be
@@ -183,7 +109,7 @@ func (st *state) poolCover(get *poolcall.Call) *cover {
 		return c
 	}
 	c := &cover{full: true}
-	if get.Kind != poolcall.KitPool || !kitPoolMayReset(st.pass, get.Pool) {
+	if get.Kind != poolcall.KitPool || !poolcall.KitPoolMayReset(st.pass, get.Pool) {
 		for _, put := range st.pc.Calls {
 			if put.Op != poolcall.Put || put.Pool != get.Pool {
 				continue
@@ -197,71 +123,6 @@ func (st *state) poolCover(get *poolcall.Call) *cover {
 	}
 	st.covers[get.Pool] = c
 	return c
-}
-
-// kitPoolMayReset reports whether the pool.Pool held by obj may reset on
-// Put: it is built by pool.New with a WithReset option (or options we
-// cannot see), or it is not built by a visible pool.New at all.
-func kitPoolMayReset(pass *analysis.Pass, obj types.Object) bool {
-	info := pass.TypesInfo
-	var inits []ast.Expr
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					if info.ObjectOf(id) == obj && i < len(n.Values) {
-						inits = append(inits, n.Values[i])
-					}
-				}
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					if poolcall.ObjectOf(info, l) == obj && len(n.Lhs) == len(n.Rhs) {
-						if _, isIdent := ast.Unparen(l).(*ast.Ident); isIdent || isSel(l) {
-							inits = append(inits, n.Rhs[i])
-						}
-					}
-				}
-			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && info.ObjectOf(id) == obj {
-					inits = append(inits, n.Value)
-				}
-			}
-			return true
-		})
-	}
-	if len(inits) == 0 {
-		return true
-	}
-	for _, e := range inits {
-		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn := typeutil.StaticCallee(info, call)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != poolcall.PoolkitPool || fn.Name() != "New" {
-			return true
-		}
-		for _, opt := range call.Args[1:] {
-			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
-			if !ok {
-				return true // an option from a variable: may be WithReset
-			}
-			ofn := typeutil.StaticCallee(info, oc)
-			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != poolcall.PoolkitPool || ofn.Name() == "WithReset" {
-				return true
-			}
-		}
-		if call.Ellipsis.IsValid() {
-			return true
-		}
-	}
-	return false
-}
-
-func isSel(e ast.Expr) bool {
-	_, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	return ok
 }
 
 // putResets reports whether the value handed to put is reset before it
@@ -629,11 +490,11 @@ func (st *state) localMethod(fn *types.Func) methodEffect {
 
 // check reports the first write to the pooled variable of b, or to one of
 // its fields, not preceded by a reset covering it, here or at every Put.
-func (st *state) check(get *poolcall.Call, b *binding, cov *cover) {
+func (st *state) check(get *poolcall.Call, b *poolcall.Binding, cov *cover) {
 	var resets []string
-	for _, s := range b.rest {
+	for _, s := range b.Rest {
 		done := false
-		st.scan(s, b.x, func(ev event) bool {
+		st.scan(s, b.X, func(ev event) bool {
 			switch ev.kind {
 			case evReset:
 				resets = append(resets, ev.path)
@@ -653,9 +514,9 @@ func (st *state) check(get *poolcall.Call, b *binding, cov *cover) {
 	}
 }
 
-func (st *state) report(get *poolcall.Call, b *binding, ev event) {
+func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev event) {
 	pass := st.pass
-	name := b.x.Name() + ev.path
+	name := b.X.Name() + ev.path
 	line := pass.Fset.Position(get.Pos()).Line
 	diag := analysis.Diagnostic{
 		Pos: ev.pos,
@@ -663,11 +524,11 @@ func (st *state) report(get *poolcall.Call, b *binding, ev event) {
 			name, get.PoolName, line, get.PoolName),
 	}
 	if text := st.resetText(ev); text != "" {
-		pos := pass.Fset.Position(b.stmt.Pos())
+		pos := pass.Fset.Position(b.Stmt.Pos())
 		indent := strings.Repeat("\t", max(pos.Column-1, 0))
 		diag.SuggestedFixes = []analysis.SuggestedFix{{
 			Message:   "Reset " + name + " right after Get",
-			TextEdits: []analysis.TextEdit{{Pos: b.stmt.End(), End: b.stmt.End(), NewText: []byte("\n" + indent + text)}},
+			TextEdits: []analysis.TextEdit{{Pos: b.Stmt.End(), End: b.Stmt.End(), NewText: []byte("\n" + indent + text)}},
 		}}
 	}
 	pass.Report(diag)

@@ -16,6 +16,11 @@
 // For each call it says which pool the call operates on (the types.Object of
 // the package variable, struct field or local variable holding it) and, for
 // every sync.Pool of the package, which types its New function returns.
+//
+// The flow analyzers also share here what they need to follow a Get: the
+// variable it is bound to (Assignee, BindGet), whether a wrapper hands the
+// pool's value through untouched (Info.PlainGetWrapper), and whether a
+// poolkit pool.Pool may reset values itself (KitPoolMayReset).
 package poolcall
 
 import (
