@@ -29,6 +29,16 @@ func TestAnalyzers(t *testing.T) {
 		if strings.Contains(a.Doc, "TODO") {
 			t.Errorf("analyzer %s: Doc mentions TODO", a.Name)
 		}
+		// The Doc embedded from doc.go carries its bad and good examples,
+		// code indented, and none of the source around the heading.
+		for _, want := range []string{"Bad", "Good", "\n\t"} {
+			if !strings.Contains(a.Doc, want) {
+				t.Errorf("analyzer %s: Doc lacks %q", a.Name, want)
+			}
+		}
+		if strings.Contains(a.Doc, "package "+a.Name) || strings.Contains(a.Doc, "# Analyzer") || strings.Contains(a.Doc, "\n//") {
+			t.Errorf("analyzer %s: Doc kept source lines: %q", a.Name, a.Doc)
+		}
 	}
 	for _, a := range def {
 		if a.Name == "retention" {
