@@ -5,9 +5,11 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/poolkit/poolkit/poolvet/internal/fixture"
+
 	"github.com/poolkit/poolkit/poolvet/getnoput"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), getnoput.Analyzer, "getnoput")
+	analysistest.Run(t, fixture.TestData(t), getnoput.Analyzer, "getnoput")
 }

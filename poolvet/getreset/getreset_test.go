@@ -5,9 +5,11 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/poolkit/poolkit/poolvet/internal/fixture"
+
 	"github.com/poolkit/poolkit/poolvet/getreset"
 )
 
 func Test(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), getreset.Analyzer, "getreset", "getresetclean")
+	analysistest.RunWithSuggestedFixes(t, fixture.TestData(t), getreset.Analyzer, "getreset", "getresetclean")
 }

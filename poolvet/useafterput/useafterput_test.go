@@ -5,9 +5,11 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/poolkit/poolkit/poolvet/internal/fixture"
+
 	"github.com/poolkit/poolkit/poolvet/useafterput"
 )
 
 func Test(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), useafterput.Analyzer, "useafterput")
+	analysistest.RunWithSuggestedFixes(t, fixture.TestData(t), useafterput.Analyzer, "useafterput")
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/poolkit/poolkit/poolvet/internal/fixture"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -63,9 +64,9 @@ var dump = &analysis.Analyzer{
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), dump, "a")
+	analysistest.Run(t, fixture.TestData(t), dump, "a")
 }
 
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), poolcall.Analyzer, "helper")
+	analysistest.Run(t, fixture.TestData(t), poolcall.Analyzer, "helper")
 }
