@@ -131,17 +131,7 @@ func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
 	if put.Value == nil {
 		return true
 	}
-	v := ast.Unparen(put.Value)
-	for {
-		call, ok := v.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 {
-			break
-		}
-		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
-			break
-		}
-		v = ast.Unparen(call.Args[0])
-	}
+	v := flow.Unconvert(info, put.Value)
 	id, ok := v.(*ast.Ident)
 	if !ok {
 		return true

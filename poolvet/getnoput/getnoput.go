@@ -445,17 +445,7 @@ func (st *state) noReturnEnd(b *cfg.Block) bool {
 }
 
 func isVarOrAddr(info *types.Info, e ast.Expr, x *types.Var) bool {
-	e = ast.Unparen(e)
-	for {
-		call, ok := e.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 {
-			break
-		}
-		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
-			break
-		}
-		e = ast.Unparen(call.Args[0])
-	}
+	e = flow.Unconvert(info, e)
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = u.X
 	}

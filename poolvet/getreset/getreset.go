@@ -140,17 +140,7 @@ func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []st
 		return true, nil
 	}
 	info := st.pass.TypesInfo
-	v := ast.Unparen(put.Value)
-	for {
-		call, ok := v.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 {
-			break
-		}
-		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
-			break
-		}
-		v = ast.Unparen(call.Args[0])
-	}
+	v := flow.Unconvert(info, put.Value)
 	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		v = ast.Unparen(u.X)
 	}

@@ -81,3 +81,19 @@ func EnclosingBody(cur inspector.Cursor) *ast.BlockStmt {
 	}
 	return nil
 }
+
+// Unconvert returns e without the parentheses and type conversions around
+// it: x for x, (x), T(x), any(T(x)). Conversions to interfaces count.
+func Unconvert(info *types.Info, e ast.Expr) ast.Expr {
+	e = ast.Unparen(e)
+	for {
+		call, ok := e.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return e
+		}
+		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+			return e
+		}
+		e = ast.Unparen(call.Args[0])
+	}
+}
