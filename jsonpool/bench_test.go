@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/poolkit/poolkit/internal/cputime"
 	"github.com/poolkit/poolkit/internal/workloads"
 	"github.com/poolkit/poolkit/jsonpool"
 )
@@ -31,21 +32,19 @@ func BenchmarkSeed(b *testing.B) {
 func loop(b *testing.B, f func() error) {
 	b.Helper()
 	b.ReportAllocs()
-	start := cpuTime()
+	cpu := cputime.Start()
 	for b.Loop() {
 		if err := f(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if cpu := cpuTime() - start; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
+	cpu.Report(b)
 }
 
 // parallel is loop under b.RunParallel; newOp makes each goroutine's op.
 func parallel(b *testing.B, newOp func() func() error) {
 	b.ReportAllocs()
-	start := cpuTime()
+	cpu := cputime.Start()
 	b.RunParallel(func(pb *testing.PB) {
 		op := newOp()
 		for pb.Next() {
@@ -55,9 +54,7 @@ func parallel(b *testing.B, newOp func() func() error) {
 			}
 		}
 	})
-	if cpu := cpuTime() - start; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
+	cpu.Report(b)
 }
 
 var (

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/cputime"
 	"github.com/poolkit/poolkit/logfmt"
 )
 
@@ -92,27 +93,6 @@ func poolkitLog(w io.Writer, key, val string) error {
 	return l.End(w)
 }
 
-// cpuMetric reports, when it is stopped, the process's CPU time per
-// operation as cpu-ns/op: on a machine shared with other work, wall time
-// per op also counts the time the benchmark waited for a CPU, and CPU time
-// does not. It counts every thread of the process, so the garbage
-// collector's work for the variants that allocate is in it.
-type cpuMetric struct {
-	start time.Duration
-	ok    bool
-}
-
-func startCPU() cpuMetric {
-	c, ok := processCPU()
-	return cpuMetric{c, ok}
-}
-
-func (m cpuMetric) report(b *testing.B) {
-	if c, ok := processCPU(); m.ok && ok && b.N > 0 {
-		b.ReportMetric(float64(c-m.start)/float64(b.N), "cpu-ns/op")
-	}
-}
-
 // sink counts what is written to it, so that no variant's output can be
 // optimised away, and keeps nothing, so that no variant pays for a growing
 // buffer.
@@ -164,13 +144,13 @@ func BenchmarkLog(b *testing.B) {
 		b.Run("impl="+v.name, func(b *testing.B) {
 			var w sink
 			b.ReportAllocs()
-			cpu := startCPU()
+			cpu := cputime.Start()
 			for b.Loop() {
 				if err := v.log(&w, seedKey, seedVal); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu.report(b)
+			cpu.Report(b)
 			b.SetBytes(w.n.Load() / int64(b.N))
 		})
 	}
@@ -185,14 +165,14 @@ func BenchmarkLogNewSecond(b *testing.B) {
 		b.Run("impl="+v.name, func(b *testing.B) {
 			var w sink
 			b.ReportAllocs()
-			cpu := startCPU()
+			cpu := cputime.Start()
 			for b.Loop() {
 				tick.Add(1)
 				if err := v.log(&w, seedKey, seedVal); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu.report(b)
+			cpu.Report(b)
 			b.SetBytes(w.n.Load() / int64(b.N))
 		})
 	}
@@ -203,7 +183,7 @@ func BenchmarkLogParallel(b *testing.B) {
 		b.Run("impl="+v.name, func(b *testing.B) {
 			var w sink
 			b.ReportAllocs()
-			cpu := startCPU()
+			cpu := cputime.Start()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					if err := v.log(&w, seedKey, seedVal); err != nil {
@@ -212,7 +192,7 @@ func BenchmarkLogParallel(b *testing.B) {
 					}
 				}
 			})
-			cpu.report(b)
+			cpu.Report(b)
 		})
 	}
 }
@@ -262,11 +242,11 @@ func BenchmarkHandler(b *testing.B) {
 				var w sink
 				l := tc.logger(slog.New(h.new(&w)))
 				b.ReportAllocs()
-				cpu := startCPU()
+				cpu := cputime.Start()
 				for b.Loop() {
 					l.LogAttrs(ctx, slog.LevelInfo, "request done", tc.attrs...)
 				}
-				cpu.report(b)
+				cpu.Report(b)
 				b.SetBytes(w.n.Load() / int64(b.N))
 			})
 		}
@@ -280,13 +260,13 @@ func BenchmarkHandlerParallel(b *testing.B) {
 			var w sink
 			l := slog.New(h.new(&w))
 			b.ReportAllocs()
-			cpu := startCPU()
+			cpu := cputime.Start()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					l.LogAttrs(ctx, slog.LevelInfo, "request done", benchAttrs...)
 				}
 			})
-			cpu.report(b)
+			cpu.Report(b)
 		})
 	}
 }
@@ -303,13 +283,13 @@ func BenchmarkHandle(b *testing.B) {
 			var w sink
 			hd := h.new(&w)
 			b.ReportAllocs()
-			cpu := startCPU()
+			cpu := cputime.Start()
 			for b.Loop() {
 				if err := hd.Handle(ctx, r); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu.report(b)
+			cpu.Report(b)
 			b.SetBytes(w.n.Load() / int64(b.N))
 		})
 	}

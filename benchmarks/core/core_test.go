@@ -12,44 +12,38 @@ import (
 	"bytes"
 	"sync"
 	"testing"
-	"time"
 
 	libp2ppool "github.com/libp2p/go-buffer-pool"
 	"github.com/valyala/bytebufferpool"
 
 	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/cputime"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/slicepool"
 )
 
 // run runs op serially and in parallel as sub-benchmarks mode=serial and
 // mode=parallel, with allocations reported, and the process CPU time per
-// operation as cpu-ns/op (see cpuTime).
+// operation as cpu-ns/op (see internal/cputime).
 func run(b *testing.B, op func()) {
 	b.Run("mode=serial", func(b *testing.B) {
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cputime.Start()
 		for b.Loop() {
 			op()
 		}
-		reportCPU(b, start)
+		cpu.Report(b)
 	})
 	b.Run("mode=parallel", func(b *testing.B) {
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cputime.Start()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				op()
 			}
 		})
-		reportCPU(b, start)
+		cpu.Report(b)
 	})
-}
-
-func reportCPU(b *testing.B, start time.Duration) {
-	if end := cpuTime(); end > 0 && b.N > 0 {
-		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-	}
 }
 
 // object is a typical pooled struct: a few fields and a small buffer.

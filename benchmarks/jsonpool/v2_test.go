@@ -23,6 +23,7 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/poolkit/poolkit/internal/cputime"
 	"github.com/poolkit/poolkit/jsonpool"
 )
 
@@ -121,15 +122,13 @@ func (w *appendWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); r
 func loop(b *testing.B, f func() error) {
 	b.Helper()
 	b.ReportAllocs()
-	start := cpuTime()
+	cpu := cputime.Start()
 	for b.Loop() {
 		if err := f(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if cpu := cpuTime() - start; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
+	cpu.Report(b)
 }
 
 func BenchmarkCorpus(b *testing.B) {

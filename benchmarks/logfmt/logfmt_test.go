@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/cputime"
 	"github.com/poolkit/poolkit/logfmt"
 	"github.com/rs/zerolog"
 	"go.uber.org/zap"
@@ -102,27 +103,17 @@ func loggers(w io.Writer) []struct {
 	}
 }
 
-// reportCPU reports the process's CPU time per operation since start as
-// cpu-ns/op: on a shared machine, wall time per op also counts the time
-// the benchmark waited for a CPU. It counts every thread, so the garbage
-// collector's work for loggers that allocate is in it.
-func reportCPU(b *testing.B, start time.Duration, ok bool) {
-	if end, ok2 := processCPU(); ok && ok2 && b.N > 0 {
-		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-	}
-}
-
 func BenchmarkLogger(b *testing.B) {
 	var w sink
 	for _, l := range loggers(&w) {
 		b.Run("impl="+l.name, func(b *testing.B) {
 			w.n.Store(0)
 			b.ReportAllocs()
-			start, ok := processCPU()
+			cpu := cputime.Start()
 			for b.Loop() {
 				l.log()
 			}
-			reportCPU(b, start, ok)
+			cpu.Report(b)
 			b.SetBytes(w.n.Load() / int64(b.N))
 		})
 	}
@@ -133,13 +124,13 @@ func BenchmarkLoggerParallel(b *testing.B) {
 	for _, l := range loggers(&w) {
 		b.Run("impl="+l.name, func(b *testing.B) {
 			b.ReportAllocs()
-			start, ok := processCPU()
+			cpu := cputime.Start()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					l.log()
 				}
 			})
-			reportCPU(b, start, ok)
+			cpu.Report(b)
 		})
 	}
 }

@@ -1,13 +1,14 @@
-package logfmt_test
+//go:build unix
+
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time, user and system, that the process has
-// used so far, for the cpu-ns/op metric of the benchmarks.
-func processCPU() (time.Duration, bool) {
+// process returns the user and system CPU time the process has used.
+func process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
