@@ -13,29 +13,9 @@ import (
 
 	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 )
-
-// pinGC disables the garbage collector and pins the test to one P, as
-// sync's own pool tests do.
-func pinGC(t *testing.T) {
-	t.Helper()
-	gcPercent := debug.SetGCPercent(-1)
-	procs := runtime.GOMAXPROCS(1)
-	t.Cleanup(func() {
-		runtime.GOMAXPROCS(procs)
-		debug.SetGCPercent(gcPercent)
-	})
-}
-
-// skipIfRace skips tests that need a buffer put into the pool to come back:
-// under the race detector sync.Pool drops one Put in four on purpose.
-func skipIfRace(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops Puts at random under -race")
-	}
-}
 
 func TestPoolZeroValue(t *testing.T) {
 	var p bytebuf.Pool
@@ -71,8 +51,8 @@ func TestPackageGetPut(t *testing.T) {
 }
 
 func TestPoolPut(t *testing.T) {
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	tests := []struct {
 		name      string
 		cap       int
@@ -106,8 +86,8 @@ func TestPoolPut(t *testing.T) {
 }
 
 func TestPoolCalibration(t *testing.T) {
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	var p bytebuf.Pool
 	payload := bytes.Repeat([]byte("x"), 1000)
 	// About 1,250 sampled Puts of ~1 KB: two calibrations or more.
@@ -143,8 +123,8 @@ func TestPoolCalibration(t *testing.T) {
 // The drops must trigger a recalibration long before the 16,000 Puts a
 // sampled recalibration takes, after which the pool keeps the new size.
 func TestPoolRecalibratesOnShift(t *testing.T) {
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	var p bytebuf.Pool
 	small, large := bytes.Repeat([]byte("s"), 100), bytes.Repeat([]byte("L"), 3000)
 	cycle := func(payload []byte) {
@@ -271,7 +251,7 @@ func TestPoolMemoryBound(t *testing.T) {
 // TestPoolGC checks the victim cache: a pooled buffer survives one garbage
 // collection and is gone after two more.
 func TestPoolGC(t *testing.T) {
-	pinGC(t)
+	pooltest.PinGC(t)
 	var p bytebuf.Pool
 	kept := map[*bytebuf.Buffer]bool{}
 	for range 100 {

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/pool"
 )
@@ -20,29 +21,6 @@ type object struct {
 }
 
 type pair struct{ a, b int64 }
-
-// skipIfRace skips tests that need a value put into the pool to come back
-// from the next Get: under the race detector sync.Pool drops one Put in
-// four at random, on purpose.
-func skipIfRace(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops Puts at random under -race")
-	}
-}
-
-// pinGC disables the garbage collector and pins the test to one P, as
-// sync's own pool tests do, so that nothing empties the pool behind the
-// test's back and every Get and Put uses the same per-P cache.
-func pinGC(t *testing.T) {
-	t.Helper()
-	gcPercent := debug.SetGCPercent(-1)
-	procs := runtime.GOMAXPROCS(1)
-	t.Cleanup(func() {
-		runtime.GOMAXPROCS(procs)
-		debug.SetGCPercent(gcPercent)
-	})
-}
 
 func TestZeroValue(t *testing.T) {
 	var pp pool.Pool[*object]
@@ -61,8 +39,8 @@ func TestZeroValue(t *testing.T) {
 		t.Fatalf("zero Pool.Stats() = %+v, want all zero", got)
 	}
 
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	o := &object{id: 7}
 	pp.Put(o)
 	if got := pp.Get(); got != o {
@@ -89,7 +67,7 @@ func TestNilNew(t *testing.T) {
 }
 
 func TestPutNilIsNoOp(t *testing.T) {
-	pinGC(t)
+	pooltest.PinGC(t)
 	resets := 0
 	p := pool.New(func() *object { return &object{id: -1} },
 		pool.WithStats[*object](),
@@ -131,7 +109,7 @@ func TestPutNilIsNoOp(t *testing.T) {
 }
 
 func TestResetReturningNilIsDropped(t *testing.T) {
-	pinGC(t)
+	pooltest.PinGC(t)
 	news := 0
 	p := pool.New(func() *object { news++; return new(object) },
 		pool.WithReset(func(*object) *object { return nil }))
@@ -145,8 +123,8 @@ func TestResetReturningNilIsDropped(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	type step struct {
 		put     *object // nil: Get instead
 		wantID  int     // for Get: the id the object must have
@@ -235,8 +213,8 @@ func TestOptions(t *testing.T) {
 }
 
 func TestNonPointerTypes(t *testing.T) {
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	t.Run("slice with reset", func(t *testing.T) {
 		p := pool.New(func() []byte { return make([]byte, 0, 8) },
 			pool.WithReset(func(s []byte) []byte { return s[:0] }))
@@ -286,7 +264,7 @@ func TestNonPointerTypes(t *testing.T) {
 // TestGC checks that pooled values survive one garbage collection (in the
 // victim cache) and are gone after two, for the direct and the boxed path.
 func TestGC(t *testing.T) {
-	pinGC(t)
+	pooltest.PinGC(t)
 	t.Run("pointer", func(t *testing.T) {
 		p := pool.New(func() *object { return &object{id: -1} })
 		testGC(t, func(i int) { p.Put(&object{id: i}) }, func() int { return p.Get().id })

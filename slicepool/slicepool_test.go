@@ -11,30 +11,10 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/slicepool"
 )
-
-// pinGC disables the garbage collector and pins the test to one P, as
-// sync's own pool tests do.
-func pinGC(t *testing.T) {
-	t.Helper()
-	gcPercent := debug.SetGCPercent(-1)
-	procs := runtime.GOMAXPROCS(1)
-	t.Cleanup(func() {
-		runtime.GOMAXPROCS(procs)
-		debug.SetGCPercent(gcPercent)
-	})
-}
-
-// skipIfRace skips tests that need a slice put into the pool to come back:
-// under the race detector sync.Pool drops one Put in four on purpose.
-func skipIfRace(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops Puts at random under -race")
-	}
-}
 
 func TestGetCapacity(t *testing.T) {
 	tests := []struct {
@@ -89,8 +69,8 @@ func TestGetNeverGrows(t *testing.T) {
 }
 
 func TestPutKeepsAndDrops(t *testing.T) {
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	tests := []struct {
 		name   string
 		maxCap int
@@ -126,8 +106,8 @@ func TestPutKeepsAndDrops(t *testing.T) {
 }
 
 func TestPutClearsPointers(t *testing.T) {
-	skipIfRace(t)
-	pinGC(t)
+	pooltest.SkipIfRace(t)
+	pooltest.PinGC(t)
 	t.Run("pointer elements", func(t *testing.T) {
 		var p slicepool.Pool[*int]
 		s := p.Get(32)
@@ -186,7 +166,7 @@ func TestZeroValue(t *testing.T) {
 // TestGC checks the victim cache: a pooled slice survives one garbage
 // collection and is gone after two more.
 func TestGC(t *testing.T) {
-	pinGC(t)
+	pooltest.PinGC(t)
 	var p slicepool.Pool[uint64]
 	arrays := map[*uint64]bool{}
 	for range 100 {
