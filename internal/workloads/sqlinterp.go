@@ -142,11 +142,11 @@ func InterpolateSeed(query string, args []driver.Value) (string, error) {
 			buf = seedAppendTime(buf, v)
 		case []byte:
 			buf = append(buf, "_binary'"...)
-			buf = seedEscapeBytes(buf, v)
+			buf = seedEscape(buf, v)
 			buf = append(buf, '\'')
 		case string:
 			buf = append(buf, '\'')
-			buf = seedEscapeString(buf, v)
+			buf = seedEscape(buf, v)
 			buf = append(buf, '\'')
 		default:
 			return "", fmt.Errorf("interpolate: unsupported type %T", v)
@@ -188,29 +188,11 @@ func seedAppendTime(buf []byte, v time.Time) []byte {
 
 func seed2(buf []byte, v int) []byte { return append(buf, byte('0'+v/10), byte('0'+v%10)) }
 
-func seedEscapeString(buf []byte, v string) []byte {
+// seedEscape backslash-escapes v, a string or a []byte, as the article's
+// escapeStringBackslash and escapeBytesBackslash do.
+func seedEscape[S string | []byte](buf []byte, v S) []byte {
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; c {
-		case 0:
-			buf = append(buf, '\\', '0')
-		case '\n':
-			buf = append(buf, '\\', 'n')
-		case '\r':
-			buf = append(buf, '\\', 'r')
-		case '\x1a':
-			buf = append(buf, '\\', 'Z')
-		case '\'', '"', '\\':
-			buf = append(buf, '\\', c)
-		default:
-			buf = append(buf, c)
-		}
-	}
-	return buf
-}
-
-func seedEscapeBytes(buf []byte, v []byte) []byte {
-	for _, c := range v {
-		switch c {
 		case 0:
 			buf = append(buf, '\\', '0')
 		case '\n':
