@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -325,94 +324,60 @@ func TestPoolAllocs(t *testing.T) {
 }
 
 // TestPoolConcurrentOwnership: goroutines Get one to three buffers at a
-// time, check they come empty, claim them, fill them with a byte of their own, yield, verify,
-// Put. Some buffers grow past what the pool keeps, so drops happen too.
+// time, check they come empty, claim them, fill them with a byte of their
+// own, yield, verify, Put. Some buffers grow past what the pool keeps, so
+// drops happen too.
 func TestPoolConcurrentOwnership(t *testing.T) {
 	const goroutines = 16
 	iters := 2000
 	if testing.Short() {
 		iters = 200
 	}
-	var (
-		p       bytebuf.Pool
-		holders sync.Map
-		wg      sync.WaitGroup
-		failed  atomic.Bool
-		errOnce sync.Once
-		first   error
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { first = err })
-		failed.Store(true)
+	var p bytebuf.Pool
+	// rngs[g] and patterns[g] are used by goroutine g only.
+	rngs := make([]*rand.Rand, goroutines+1)
+	patterns := make([][]byte, goroutines+1)
+	for g := range rngs {
+		rngs[g] = rand.New(rand.NewPCG(uint64(g), 1))
+		patterns[g] = bytes.Repeat([]byte{byte(g)}, 256<<10)
 	}
-	claim := func(key any, g int) bool {
-		if prev, loaded := holders.LoadOrStore(key, g); loaded {
-			fail(fmt.Errorf("%T %p handed to goroutine %d while goroutine %v holds it", key, key, g, prev))
-			return false
+	pooltest.Stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
+		b := p.Get()
+		if b.Len() != 0 {
+			return nil, fmt.Errorf("goroutine %d got a buffer holding %q from a previous holder", g, b.B[:min(b.Len(), 16)])
 		}
-		return true
-	}
-	for g := 1; g <= goroutines; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(g), 1))
-			pattern := bytes.Repeat([]byte{byte(g)}, 256<<10)
-			type held struct {
-				b     *bytebuf.Buffer
-				array unsafe.Pointer
-				n     int
+		if err := pooltest.Claim(holders, b, g); err != nil {
+			return nil, err
+		}
+		array := unsafe.Pointer(unsafe.SliceData(b.B))
+		claimedArray := b.Cap() > 0
+		if claimedArray {
+			if err := pooltest.Claim(holders, array, g); err != nil {
+				return nil, err
 			}
-			var hold []held
-			for i := range iters {
-				if failed.Load() {
-					return
+		}
+		rng, pattern := rngs[g], patterns[g]
+		n := 1 + rng.IntN(4096)
+		if rng.IntN(100) == 0 {
+			n = 256 << 10
+		}
+		b.Write(pattern[:n/2])
+		b.WriteByte(byte(g))
+		b.Write(pattern[:n-n/2-1])
+		return func() error {
+			if !bytes.Equal(b.B, pattern[:n]) {
+				i := 0
+				for i < min(b.Len(), n) && b.B[i] == byte(g) {
+					i++
 				}
-				hold = hold[:0]
-				for range 1 + (i+g)%3 { // sometimes several at once
-					b := p.Get()
-					if b.Len() != 0 {
-						fail(fmt.Errorf("goroutine %d got a buffer holding %q from a previous holder", g, b.B[:min(b.Len(), 16)]))
-						return
-					}
-					if !claim(b, g) {
-						return
-					}
-					array := unsafe.Pointer(unsafe.SliceData(b.B))
-					if b.Cap() > 0 && !claim(array, g) {
-						return
-					}
-					n := 1 + rng.IntN(4096)
-					if rng.IntN(100) == 0 {
-						n = 256 << 10
-					}
-					b.Write(pattern[:n/2])
-					b.WriteByte(byte(g))
-					b.Write(pattern[:n-n/2-1])
-					hold = append(hold, held{b, array, n})
-				}
-				runtime.Gosched()
-				for _, h := range hold {
-					b := h.b
-					if !bytes.Equal(b.B, pattern[:h.n]) {
-						i := 0
-						for i < min(b.Len(), h.n) && b.B[i] == byte(g) {
-							i++
-						}
-						fail(fmt.Errorf("goroutine %d's buffer (%d bytes, want %d) was changed at %d by someone else", g, b.Len(), h.n, i))
-						return
-					}
-					holders.Delete(b)
-					if h.array != nil {
-						holders.Delete(h.array)
-					}
-					p.Put(b)
-				}
+				return fmt.Errorf("goroutine %d's buffer (%d bytes, want %d) was changed at %d by someone else", g, b.Len(), n, i)
 			}
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		t.Fatal(first)
-	}
+			holders.Delete(b)
+			if claimedArray {
+				holders.Delete(array)
+			}
+			p.Put(b)
+			return nil
+		}, nil
+	})
 }

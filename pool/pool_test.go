@@ -356,7 +356,7 @@ func TestConcurrentOwnership(t *testing.T) {
 		var resets atomic.Int64
 		p := pool.New(func() *object { return new(object) },
 			pool.WithReset(func(o *object) *object { *o = object{}; resets.Add(1); return o }))
-		stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
+		pooltest.Stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
 			o := p.Get()
 			if *o != (object{}) {
 				return nil, fmt.Errorf("Get returned an object holding %+v: previous holder's data", *o)
@@ -387,7 +387,7 @@ func TestConcurrentOwnership(t *testing.T) {
 	t.Run("pointer without options", func(t *testing.T) {
 		// The fast path: no reset, so the holder clears the object itself.
 		p := pool.New(func() *object { return new(object) })
-		stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
+		pooltest.Stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
 			o := p.Get()
 			if prev, loaded := holders.LoadOrStore(o, g); loaded {
 				return nil, fmt.Errorf("object %p handed to goroutine %d while goroutine %v holds it", o, g, prev)
@@ -412,7 +412,7 @@ func TestConcurrentOwnership(t *testing.T) {
 		p := pool.New(func() []int64 { return make([]int64, 0, 32) },
 			pool.WithReset(func(s []int64) []int64 { clear(s[:cap(s)]); return s[:0] }),
 			pool.WithKeep(func(s []int64) bool { return cap(s) <= 64 }))
-		stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
+		pooltest.Stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
 			s := p.Get()
 			if len(s) != 0 {
 				return nil, fmt.Errorf("Get returned len %d, want 0", len(s))
@@ -448,7 +448,7 @@ func TestConcurrentOwnership(t *testing.T) {
 		// a pair must come back either new or reset to zero.
 		p := pool.New(func() pair { return pair{} },
 			pool.WithReset(func(pair) pair { return pair{} }))
-		stress(t, goroutines, iters, func(g int, _ *sync.Map) (func() error, error) {
+		pooltest.Stress(t, goroutines, iters, func(g int, _ *sync.Map) (func() error, error) {
 			v := p.Get()
 			if v != (pair{}) {
 				return nil, fmt.Errorf("Get returned %+v, want a zero pair", v)
@@ -457,56 +457,4 @@ func TestConcurrentOwnership(t *testing.T) {
 			return func() error { p.Put(v); return nil }, nil
 		})
 	})
-}
-
-// stress runs iters rounds on each of n goroutines. In each round a
-// goroutine acquires one to three objects (so that it sometimes holds
-// several at once, which catches an object pooled twice), yields, then
-// releases them in reverse order. The test fails with the first error any
-// acquire or release reports.
-func stress(t *testing.T, n, iters int, acquire func(g int, holders *sync.Map) (release func() error, err error)) {
-	t.Helper()
-	var (
-		holders sync.Map
-		wg      sync.WaitGroup
-		errOnce sync.Once
-		first   error
-		failed  atomic.Bool
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { first = err })
-		failed.Store(true)
-	}
-	for g := 1; g <= n; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var releases []func() error
-			for i := range iters {
-				if failed.Load() {
-					return
-				}
-				releases = releases[:0]
-				for range 1 + (i+g)%3 {
-					release, err := acquire(g, &holders)
-					if err != nil {
-						fail(err)
-						return
-					}
-					releases = append(releases, release)
-				}
-				runtime.Gosched()
-				for j := len(releases) - 1; j >= 0; j-- {
-					if err := releases[j](); err != nil {
-						fail(err)
-						return
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		t.Fatal(first)
-	}
 }

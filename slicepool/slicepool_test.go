@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -246,75 +245,39 @@ func TestConcurrentOwnership(t *testing.T) {
 	}
 	p := slicepool.Pool[*int]{MaxCap: 200}
 	ids := make([]int, goroutines+1)
+	rngs := make([]*rand.Rand, goroutines+1) // rngs[g] is used by goroutine g only
 	for i := range ids {
 		ids[i] = i
+		rngs[i] = rand.New(rand.NewPCG(uint64(i), 0))
 	}
-	var (
-		holders sync.Map
-		wg      sync.WaitGroup
-		failed  atomic.Bool
-		errOnce sync.Once
-		first   error
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { first = err })
-		failed.Store(true)
-	}
-	for g := 1; g <= goroutines; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(g), 0))
-			mine := &ids[g]
-			type held struct {
-				s   []*int
-				key **int
+	pooltest.Stress(t, goroutines, iters, func(g int, holders *sync.Map) (func() error, error) {
+		mine := &ids[g]
+		n := rngs[g].IntN(300) // some over MaxCap, which Put drops
+		s := p.Get(n)
+		if len(s) != 0 || cap(s) < n {
+			return nil, fmt.Errorf("Get(%d) = len %d cap %d", n, len(s), cap(s))
+		}
+		for i, v := range s[:cap(s)] {
+			if v != nil {
+				return nil, fmt.Errorf("goroutine %d got a slice whose element %d points at goroutine %d's id", g, i, *v)
 			}
-			var hold []held
-			for i := range iters {
-				if failed.Load() {
-					return
-				}
-				hold = hold[:0]
-				for range 1 + (i+g)%3 { // sometimes several at once
-					n := rng.IntN(300) // some over MaxCap, which Put drops
-					s := p.Get(n)
-					if len(s) != 0 || cap(s) < n {
-						fail(fmt.Errorf("Get(%d) = len %d cap %d", n, len(s), cap(s)))
-						return
-					}
-					for i, v := range s[:cap(s)] {
-						if v != nil {
-							fail(fmt.Errorf("goroutine %d got a slice whose element %d points at goroutine %d's id", g, i, *v))
-							return
-						}
-					}
-					key := unsafe.SliceData(s)
-					if prev, loaded := holders.LoadOrStore(key, g); loaded {
-						fail(fmt.Errorf("array %p handed to goroutine %d while goroutine %v holds it", key, g, prev))
-						return
-					}
-					for range n {
-						s = append(s, mine)
-					}
-					hold = append(hold, held{s, key})
-				}
-				runtime.Gosched()
-				for _, h := range hold {
-					for i, v := range h.s {
-						if v != mine {
-							fail(fmt.Errorf("goroutine %d's slice changed at %d by goroutine %d", g, i, *v))
-							return
-						}
-					}
-					holders.Delete(h.key)
-					p.Put(h.s)
+		}
+		key := unsafe.SliceData(s)
+		if err := pooltest.Claim(holders, key, g); err != nil {
+			return nil, err
+		}
+		for range n {
+			s = append(s, mine)
+		}
+		return func() error {
+			for i, v := range s {
+				if v != mine {
+					return fmt.Errorf("goroutine %d's slice changed at %d by goroutine %d", g, i, *v)
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		t.Fatal(first)
-	}
+			holders.Delete(key)
+			p.Put(s)
+			return nil
+		}, nil
+	})
 }

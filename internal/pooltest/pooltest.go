@@ -3,8 +3,11 @@
 package pooltest
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/poolkit/poolkit/internal/race"
@@ -31,4 +34,69 @@ func SkipIfRace(t testing.TB) {
 	if race.Enabled {
 		t.Skip("sync.Pool drops Puts at random under -race")
 	}
+}
+
+// Stress runs n goroutines, numbered 1 to n, for iters rounds each. In
+// every round a goroutine calls acquire one to three times, holding what
+// it got, yields, then calls the returned release functions in reverse
+// order. acquire takes an object from the pool under test, claims it in
+// holders (LoadOrStore of a key that identifies its memory, failing if
+// another holder has it), fills it with a pattern of goroutine g's own and
+// returns a release that checks the pattern, deletes the claim and puts the
+// object back. The first error any acquire or release returns stops every
+// goroutine and fails the test.
+func Stress(t testing.TB, n, iters int, acquire func(g int, holders *sync.Map) (release func() error, err error)) {
+	t.Helper()
+	var (
+		holders sync.Map
+		wg      sync.WaitGroup
+		errOnce sync.Once
+		first   error
+		failed  atomic.Bool
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { first = err })
+		failed.Store(true)
+	}
+	for g := 1; g <= n; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var releases []func() error
+			for i := range iters {
+				if failed.Load() {
+					return
+				}
+				releases = releases[:0]
+				for range 1 + (i+g)%3 {
+					release, err := acquire(g, &holders)
+					if err != nil {
+						fail(err)
+						return
+					}
+					releases = append(releases, release)
+				}
+				runtime.Gosched()
+				for j := len(releases) - 1; j >= 0; j-- {
+					if err := releases[j](); err != nil {
+						fail(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		t.Fatal(first)
+	}
+}
+
+// Claim records that goroutine g holds the memory identified by key, and
+// returns an error naming both holders if another holder has it already.
+func Claim(holders *sync.Map, key any, g int) error {
+	if prev, loaded := holders.LoadOrStore(key, g); loaded {
+		return fmt.Errorf("%T %p handed to goroutine %d while goroutine %v holds it", key, key, g, prev)
+	}
+	return nil
 }
