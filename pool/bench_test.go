@@ -7,7 +7,10 @@ import (
 	"github.com/poolkit/poolkit/pool"
 )
 
-var sinkObject *object
+var (
+	sinkObject *object
+	sinkByte   byte
+)
 
 // BenchmarkGetPut compares a Get and Put of pool.Pool with the same on a
 // raw sync.Pool, serially and in parallel. The full comparison with peer
@@ -40,6 +43,26 @@ func BenchmarkGetPut(b *testing.B) {
 			v := p.Get()
 			v.a++
 			p.Put(v)
+		}
+	})
+	b.Run("impl=pool.Pool-slice/mode=serial", func(b *testing.B) {
+		p := pool.New(func() []byte { return make([]byte, 0, 64) })
+		b.ReportAllocs()
+		for b.Loop() {
+			s := append(p.Get(), 'x')
+			sinkByte = s[0]
+			p.Put(s[:0])
+		}
+	})
+	b.Run("impl=pool.Pool-reset/mode=serial", func(b *testing.B) {
+		p := pool.New(func() *object { return new(object) },
+			pool.WithReset(func(o *object) *object { o.id = 0; return o }))
+		b.ReportAllocs()
+		for b.Loop() {
+			o := p.Get()
+			o.id++
+			sinkObject = o
+			p.Put(o)
 		}
 	})
 	b.Run("impl=sync.Pool/mode=parallel", func(b *testing.B) {

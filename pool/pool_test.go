@@ -2,6 +2,7 @@ package pool_test
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -105,6 +106,64 @@ func TestPutNilIsNoOp(t *testing.T) {
 	pu.Put(nil)
 	if got := pu.Get(); got != nil {
 		t.Fatalf("Pool[unsafe.Pointer].Get after Put(nil) = %v, want nil", got)
+	}
+}
+
+// TestPointerShapedRoundTrip checks the direct path, which reads values
+// of pointer-shaped types straight out of the interfaces sync.Pool holds,
+// for every such kind, on a zero Pool and on one made by New: a value put
+// comes back as itself, and an empty pool gives New's value or the zero T.
+func TestPointerShapedRoundTrip(t *testing.T) {
+	pooltest.SkipIfRace(t) // the race detector makes sync.Pool drop values at random
+	pooltest.PinGC(t)
+
+	m := map[string]int{"k": 1}
+	mapIdentity := func(x map[string]int) uintptr { return reflect.ValueOf(x).Pointer() }
+	roundTrip(t, "map", func() map[string]int { return map[string]int{} }, m, mapIdentity)
+	c := make(chan int, 1)
+	roundTrip(t, "chan", func() chan int { return make(chan int) }, c, func(x chan int) uintptr { return reflect.ValueOf(x).Pointer() })
+	calls := 0
+	f := func() { calls++ }
+	roundTrip(t, "func", func() func() { return func() {} }, f, func(x func()) uintptr { return reflect.ValueOf(x).Pointer() })
+	o := &object{id: 3}
+	roundTrip(t, "unsafe.Pointer", func() unsafe.Pointer { return unsafe.Pointer(new(object)) }, unsafe.Pointer(o), func(x unsafe.Pointer) uintptr { return uintptr(x) })
+	roundTrip(t, "pointer", func() *object { return &object{id: -1} }, o, func(x *object) uintptr { return uintptr(unsafe.Pointer(x)) })
+
+	// A func taken back out of the pool is the one put in, callable.
+	var pf pool.Pool[func()]
+	pf.Put(f)
+	pf.Get()()
+	if calls != 1 {
+		t.Fatalf("calling the func Get returned ran the put func %d times, want 1", calls)
+	}
+
+	// A New that returns a nil pointer gives nil, not a value from nowhere.
+	pn := pool.New(func() *object { return nil })
+	if got := pn.Get(); got != nil {
+		t.Fatalf("Get from a pool whose New returns nil = %p, want nil", got)
+	}
+}
+
+// roundTrip puts v into a zero Pool[T] and a Pool[T] made by New(newFn),
+// and checks, comparing with id, that each gives v back and then, empty,
+// gives the zero T and a value made by newFn respectively.
+func roundTrip[T any](t *testing.T, kind string, newFn func() T, v T, id func(T) uintptr) {
+	t.Helper()
+	var zero pool.Pool[T]
+	made := pool.New(newFn)
+	for _, tt := range []struct {
+		name      string
+		p         *pool.Pool[T]
+		emptyZero bool
+	}{{"zero Pool", &zero, true}, {"New", made, false}} {
+		tt.p.Put(v)
+		if got := tt.p.Get(); id(got) != id(v) {
+			t.Errorf("%s[%s]: Get after Put(v) = %#x, want v = %#x", tt.name, kind, id(got), id(v))
+		}
+		got := tt.p.Get()
+		if isZero := id(got) == 0; isZero != tt.emptyZero {
+			t.Errorf("%s[%s]: Get from the empty pool = %#x; want the zero value: %v", tt.name, kind, id(got), tt.emptyZero)
+		}
 	}
 }
 
