@@ -65,9 +65,14 @@ type Pool struct {
 
 	buffers sync.Pool // *Buffer
 
-	// Read on every Get or Put, written only when calibrating.
+	// Written only when calibrating.
 	defaultSize atomic.Int64 // capacity of new buffers; 0 until calibrated
-	maxSize     atomic.Int64 // largest capacity kept; 0 until calibrated
+	// maxSizeCut is MaxRetainedCap minus the largest capacity kept, so that
+	// the zero Pool keeps up to MaxRetainedCap with no case for zero on
+	// the path of every Put. It is accessed with atomic.LoadUint32 and
+	// StoreUint32, which the inliner counts as single nodes (atomic.Uint32's
+	// methods can count as calls), to keep Put within the inlining budget.
+	maxSizeCut uint32
 
 	// Keeps the counters below, written by sampled Puts, off the cache
 	// line of the fields above, read by every Put.
@@ -89,9 +94,23 @@ type Pool struct {
 // The buffer belongs to the caller until it is passed to Put. Do not Put it
 // while anything still uses its Bytes.
 func (p *Pool) Get() *Buffer {
-	if b, _ := p.buffers.Get().(*Buffer); b != nil {
+	return p.get((*sync.Pool).Get, (*Pool).newBuffer)
+}
+
+// get is Get. Get passes it the functions it calls as arguments, which the
+// inliner charges a fraction of a direct call, so that Get and the
+// package-level Get are inlined into their callers: a Get from a non-empty
+// pool costs the caller what a raw sync.Pool's Get does.
+func (p *Pool) get(poolGet func(*sync.Pool) any, newBuffer func(*Pool) *Buffer) *Buffer {
+	if b, _ := poolGet(&p.buffers).(*Buffer); b != nil {
+		b.B = b.B[:0] // here rather than in put, whose budget is tighter
 		return b
 	}
+	return newBuffer(p)
+}
+
+// newBuffer makes a buffer for a Get from an empty pool.
+func (p *Pool) newBuffer() *Buffer {
 	// A new buffer starts its Put count at a random point, so that the
 	// first Put of every new buffer, such as each of a run of huge
 	// buffers that are made and dropped, is not always sampled.
@@ -108,24 +127,42 @@ func (p *Pool) Get() *Buffer {
 // After Put the caller must not use b again, nor any slice returned by its
 // Bytes method: the next Get, possibly on another goroutine, owns it.
 func (p *Pool) Put(b *Buffer) {
+	p.put(b, (*sync.Pool).Put, (*Pool).putSlow)
+}
+
+// put is Put, shaped like get so that it inlines too: the common case, a
+// buffer neither due for sampling nor too large, costs one increment, two
+// compares and sync.Pool's Put. The buffer keeps its length while pooled;
+// get empties it before anyone sees it.
+func (p *Pool) put(b *Buffer, poolPut func(*sync.Pool, any), slow func(*Pool, *Buffer)) {
 	if b == nil {
 		return
 	}
 	b.puts++
+	if b.puts&sampleMask == 0 || cap(b.B) > MaxRetainedCap-int(atomic.LoadUint32(&p.maxSizeCut)) {
+		slow(p, b)
+		return
+	}
+	poolPut(&p.buffers, b)
+}
+
+// putSlow is Put for a buffer that is due for sampling or too large to
+// keep.
+func (p *Pool) putSlow(b *Buffer) {
 	if b.puts&sampleMask == 0 {
 		b.puts = rand.Uint32()
 		p.sample(len(b.B))
 	}
-	limit := p.maxSize.Load()
-	if limit == 0 {
-		limit = MaxRetainedCap
-	}
-	if int64(cap(b.B)) > limit {
+	if cap(b.B) > p.maxKept() {
 		p.dropped()
 		return
 	}
-	b.B = b.B[:0]
 	p.buffers.Put(b)
+}
+
+// maxKept returns the largest capacity p keeps.
+func (p *Pool) maxKept() int {
+	return MaxRetainedCap - int(atomic.LoadUint32(&p.maxSizeCut))
 }
 
 // Stats describes a Pool's calibration.
@@ -146,12 +183,9 @@ type Stats struct {
 func (p *Pool) Stats() Stats {
 	s := Stats{
 		DefaultSize:  int(p.defaultSize.Load()),
-		MaxSize:      int(p.maxSize.Load()),
+		MaxSize:      p.maxKept(),
 		Calibrations: p.calibrations.Load(),
 		Drops:        p.drops.Load(),
-	}
-	if s.MaxSize == 0 {
-		s.MaxSize = MaxRetainedCap
 	}
 	return s
 }
@@ -213,7 +247,8 @@ func (p *Pool) calibrate() {
 		maxClass = max(maxClass, c.class)
 	}
 	p.defaultSize.Store(classSize(cc[0].class))
-	p.maxSize.Store(min(2*classSize(maxClass), MaxRetainedCap))
+	maxSize := min(2*classSize(maxClass), MaxRetainedCap)
+	atomic.StoreUint32(&p.maxSizeCut, uint32(MaxRetainedCap-maxSize))
 	p.calibrations.Add(1)
 }
 
