@@ -3,13 +3,17 @@ package bytebuf_test
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/poolkit/poolkit/bytebuf"
 )
 
-var sinkLen int
+// sinkLen keeps the benchmarks' results alive. Each goroutine adds its
+// sum once at the end: a shared variable written on every operation would
+// bounce between cores and dominate the parallel figures.
+var sinkLen atomic.Int64
 
 // BenchmarkGetWritePut compares a Pool with a raw sync.Pool of
 // *bytes.Buffer; benchmarks/core adds the peer libraries.
@@ -22,13 +26,15 @@ func BenchmarkGetWritePut(b *testing.B) {
 			b.SetBytes(int64(n))
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
+				sum := 0
 				for pb.Next() {
 					buf := p.Get().(*bytes.Buffer)
 					buf.Write(data)
-					sinkLen = buf.Len()
+					sum += buf.Len()
 					buf.Reset()
 					p.Put(buf)
 				}
+				sinkLen.Add(int64(sum))
 			})
 		})
 		b.Run(name+"/impl=bytebuf", func(b *testing.B) {
@@ -36,12 +42,14 @@ func BenchmarkGetWritePut(b *testing.B) {
 			b.SetBytes(int64(n))
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
+				sum := 0
 				for pb.Next() {
 					buf := p.Get()
 					buf.Write(data)
-					sinkLen = buf.Len()
+					sum += buf.Len()
 					p.Put(buf)
 				}
+				sinkLen.Add(int64(sum))
 			})
 		})
 	}

@@ -11,6 +11,7 @@ package core
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	libp2ppool "github.com/libp2p/go-buffer-pool"
@@ -25,26 +26,38 @@ import (
 // run runs op serially and in parallel as sub-benchmarks mode=serial and
 // mode=parallel, with allocations reported, and the process CPU time per
 // operation as cpu-ns/op (see internal/cputime).
-func run(b *testing.B, op func()) {
+//
+// op returns a value from the object it used, which run sums and stores
+// in sink once per goroutine: each goroutine writing a shared variable on
+// every operation would make that variable's cache line bounce between
+// cores and swamp what the parallel runs measure.
+func run(b *testing.B, op func() int) {
 	b.Run("mode=serial", func(b *testing.B) {
 		b.ReportAllocs()
 		cpu := cputime.Start()
+		sum := 0
 		for b.Loop() {
-			op()
+			sum += op()
 		}
+		sink.Add(int64(sum))
 		cpu.Report(b)
 	})
 	b.Run("mode=parallel", func(b *testing.B) {
 		b.ReportAllocs()
 		cpu := cputime.Start()
 		b.RunParallel(func(pb *testing.PB) {
+			sum := 0
 			for pb.Next() {
-				op()
+				sum += op()
 			}
+			sink.Add(int64(sum))
 		})
 		cpu.Report(b)
 	})
 }
+
+// sink keeps the results of the operations alive.
+var sink atomic.Int64
 
 // object is a typical pooled struct: a few fields and a small buffer.
 type object struct {
@@ -53,31 +66,29 @@ type object struct {
 	attrs [8]int64
 }
 
-var sinkID int64
-
 // BenchmarkPool: Get a *object, touch it, Put it back.
 func BenchmarkPool(b *testing.B) {
 	b.Run("impl=sync.Pool", func(b *testing.B) {
 		p := sync.Pool{New: func() any { return new(object) }}
-		run(b, func() {
+		run(b, func() int {
 			o := p.Get().(*object)
 			o.id++
-			sinkID = o.id
+			id := o.id
 			p.Put(o)
+			return int(id)
 		})
 	})
 	b.Run("impl=poolkit", func(b *testing.B) {
 		p := pool.New(func() *object { return new(object) })
-		run(b, func() {
+		run(b, func() int {
 			o := p.Get()
 			o.id++
-			sinkID = o.id
+			id := o.id
 			p.Put(o)
+			return int(id)
 		})
 	})
 }
-
-var sinkInt int
 
 // BenchmarkSlice: the seed article's workload, Get a []int, append 42,
 // Put it back.
@@ -85,37 +96,38 @@ func BenchmarkSlice(b *testing.B) {
 	b.Run("impl=sync.Pool-value", func(b *testing.B) {
 		// The seed's first attempt: Put boxes the slice header.
 		p := sync.Pool{New: func() any { return make([]int, 0, 16) }}
-		run(b, func() {
+		run(b, func() int {
 			s := p.Get().([]int)[:0]
 			s = append(s, 42)
-			sinkInt = s[0]
+			v := s[0]
 			p.Put(s) //nolint:staticcheck // SA6002 is the point of this variant
+			return v
 		})
 	})
 	b.Run("impl=sync.Pool-writeback", func(b *testing.B) {
 		// The seed's best pattern: *[]int with the header written back.
 		p := sync.Pool{New: func() any { s := make([]int, 0, 16); return &s }}
-		run(b, func() {
+		run(b, func() int {
 			sp := p.Get().(*[]int)
 			s := (*sp)[:0]
 			s = append(s, 42)
-			sinkInt = s[0]
+			v := s[0]
 			*sp = s
 			p.Put(sp)
+			return v
 		})
 	})
 	b.Run("impl=poolkit", func(b *testing.B) {
 		var p slicepool.Pool[int]
-		run(b, func() {
+		run(b, func() int {
 			s := p.Get(1)
 			s = append(s, 42)
-			sinkInt = s[0]
+			v := s[0]
 			p.Put(s)
+			return v
 		})
 	})
 }
-
-var sinkLen int
 
 // BenchmarkBuffer: Get a buffer, write size bytes, Put it back.
 func BenchmarkBuffer(b *testing.B) {
@@ -128,42 +140,46 @@ func BenchmarkBuffer(b *testing.B) {
 			b.Run("impl=sync.Pool-bytes.Buffer", func(b *testing.B) {
 				p := sync.Pool{New: func() any { return new(bytes.Buffer) }}
 				b.SetBytes(int64(size.n))
-				run(b, func() {
+				run(b, func() int {
 					buf := p.Get().(*bytes.Buffer)
 					buf.Write(data)
-					sinkLen = buf.Len()
+					n := buf.Len()
 					buf.Reset()
 					p.Put(buf)
+					return n
 				})
 			})
 			b.Run("impl=bytebufferpool", func(b *testing.B) {
 				var p bytebufferpool.Pool
 				b.SetBytes(int64(size.n))
-				run(b, func() {
+				run(b, func() int {
 					buf := p.Get()
 					buf.Write(data)
-					sinkLen = buf.Len()
+					n := buf.Len()
 					p.Put(buf)
+					return n
 				})
 			})
 			b.Run("impl=go-buffer-pool", func(b *testing.B) {
 				// Its API takes the length up front: Get(n) []byte.
 				var p libp2ppool.BufferPool
 				b.SetBytes(int64(size.n))
-				run(b, func() {
+				run(b, func() int {
 					buf := p.Get(len(data))
-					sinkLen = copy(buf, data)
+					n := copy(buf, data)
 					p.Put(buf)
+					return n
 				})
 			})
 			b.Run("impl=poolkit", func(b *testing.B) {
 				var p bytebuf.Pool
 				b.SetBytes(int64(size.n))
-				run(b, func() {
+				run(b, func() int {
 					buf := p.Get()
 					buf.Write(data)
-					sinkLen = buf.Len()
+					n := buf.Len()
 					p.Put(buf)
+					return n
 				})
 			})
 		})
