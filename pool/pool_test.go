@@ -151,14 +151,15 @@ func roundTrip[T any](t *testing.T, kind string, newFn func() T, v T, id func(T)
 	t.Helper()
 	var zero pool.Pool[T]
 	made := pool.New(newFn)
+	want := id(v)
 	for _, tt := range []struct {
 		name      string
 		p         *pool.Pool[T]
 		emptyZero bool
 	}{{"zero Pool", &zero, true}, {"New", made, false}} {
 		tt.p.Put(v)
-		if got := tt.p.Get(); id(got) != id(v) {
-			t.Errorf("%s[%s]: Get after Put(v) = %#x, want v = %#x", tt.name, kind, id(got), id(v))
+		if v = tt.p.Get(); id(v) != want { // v is ours again
+			t.Errorf("%s[%s]: Get after Put(v) = %#x, want v = %#x", tt.name, kind, id(v), want)
 		}
 		got := tt.p.Get()
 		if isZero := id(got) == 0; isZero != tt.emptyZero {

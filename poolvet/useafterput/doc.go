@@ -48,7 +48,9 @@
 // or zeroes that type (*p = T{}) somewhere, or when the Put goes through a
 // wrapper from another package: such code releases its references before
 // the value goes back. Comparing addresses (got == b), len and cap, and
-// t.Fatalf arguments after Put are not uses.
+// t.Fatalf arguments after Put are not uses. Assigning the variable a new
+// value ends the check, also in the init statement of an if, switch or for
+// (if b = pool.Get(); ...).
 //
 // Suggested fixes copy the slice out with append([]byte(nil), ...) (for
 // slices of a basic type): at the return for a deferred Put, at the

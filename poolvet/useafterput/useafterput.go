@@ -196,15 +196,24 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 			found *ast.Ident
 			stop  bool
 		)
-		ast.Inspect(s, func(n ast.Node) bool {
-			if found != nil || stop {
-				return false
+		// scan looks at one statement: an assignment kills the live
+		// variables it assigns (after its right-hand side is checked),
+		// and the init statement of an if, switch or for runs first, so
+		// "if v = p.Get(); v != nil" starts over with a fresh v. Anything
+		// else is checked whole.
+		var scan func(n ast.Node)
+		scan = func(n ast.Node) {
+			if found != nil || stop || n == nil {
+				return
 			}
-			if n, ok := n.(*ast.AssignStmt); ok {
+			var init ast.Stmt
+			var rest []ast.Node
+			switch n := n.(type) {
+			case *ast.AssignStmt:
 				for _, r := range n.Rhs {
 					if id := firstUse(info, r, live); id != nil {
 						found = id
-						return false
+						return
 					}
 				}
 				for _, l := range n.Lhs {
@@ -219,16 +228,37 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 					}
 					if id := firstUse(info, l, live); id != nil {
 						found = id
-						return false
+						return
 					}
 				}
-				return false
+				return
+			case *ast.IfStmt:
+				init, rest = n.Init, []ast.Node{n.Cond, n.Body, n.Else}
+			case *ast.SwitchStmt:
+				init, rest = n.Init, []ast.Node{n.Tag, n.Body}
+			case *ast.TypeSwitchStmt:
+				init, rest = n.Init, []ast.Node{n.Assign, n.Body}
+			case *ast.ForStmt:
+				init, rest = n.Init, []ast.Node{n.Cond, n.Post, n.Body}
+			default:
+				found = firstUse(info, n, live)
+				return
 			}
-			if id := firstUse(info, n, live); id != nil {
-				found = id
+			if init != nil {
+				scan(init)
 			}
-			return false
-		})
+			for _, r := range rest {
+				if found != nil || stop {
+					return
+				}
+				// Absent parts are nil interfaces (Cond, Else, Post);
+				// the bodies, pointers, are always there.
+				if r != nil {
+					found = firstUse(info, r, live)
+				}
+			}
+		}
+		scan(s)
 		if found != nil {
 			obj := info.ObjectOf(found)
 			if obj == x {

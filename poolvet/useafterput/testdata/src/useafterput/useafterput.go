@@ -180,6 +180,15 @@ func putSliceAddr() []int {
 
 var strsPoolInts = sync.Pool{New: func() any { s := []int{}; return &s }}
 
+// A use in the init statement of an if is still a use.
+func useInInit() {
+	b := bufPool.Get().(*bytes.Buffer)
+	bufPool.Put(b)
+	if n := b.Len(); n > 0 { // want `^use after put: b is used after it was put back into bufPool on line 186$`
+		fmt.Println(n)
+	}
+}
+
 // ---- clean ----
 
 // String copies before the deferred Put runs.
@@ -262,6 +271,25 @@ func reassign() {
 	b.Reset()
 	b.WriteString("fresh")
 	bufPool.Put(b)
+}
+
+// Reassigning in the init statement of an if, a switch or a for starts
+// over too: the condition and body see the fresh value.
+func reassignInInit() {
+	b := bufPool.Get().(*bytes.Buffer)
+	bufPool.Put(b)
+	if b = bufPool.Get().(*bytes.Buffer); b.Len() != 0 {
+		b.Reset()
+	}
+	bufPool.Put(b)
+
+	c := bufPool.Get().(*bytes.Buffer)
+	bufPool.Put(c)
+	switch c = bufPool.Get().(*bytes.Buffer); c.Len() {
+	case 0:
+		c.WriteString("fresh")
+	}
+	bufPool.Put(c)
 }
 
 // Dropping the reference after Put is not a use.
