@@ -121,8 +121,9 @@ func (p *Pool) newBuffer() *Buffer {
 	return b
 }
 
-// Put empties b and hands it back to the pool, or drops it when its
-// capacity is beyond what the pool keeps. Put(nil) is a no-op.
+// Put hands b back to the pool, or drops it when its capacity is beyond what
+// the pool keeps. Put(nil) is a no-op. The next Get empties b before handing
+// it out; its old bytes stay in the backing array, as with Reset.
 //
 // After Put the caller must not use b again, nor any slice returned by its
 // Bytes method: the next Get, possibly on another goroutine, owns it.
