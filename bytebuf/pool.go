@@ -140,6 +140,8 @@ func (p *Pool) put(b *Buffer, poolPut func(*sync.Pool, any), slow func(*Pool, *B
 		return
 	}
 	b.puts++
+	// The limit is p.maxKept() written out: the inlined call would cost
+	// the package-level Put the last few units of its budget.
 	if b.puts&sampleMask == 0 || cap(b.B) > MaxRetainedCap-int(atomic.LoadUint32(&p.maxSizeCut)) {
 		slow(p, b)
 		return
