@@ -143,7 +143,9 @@ func (p *Pool[T]) Get() T {
 // as a raw sync.Pool does; everything else is in getSlow.
 func get[T any](p *Pool[T], poolGet func(*sync.Pool) any, slow func(slowPath[T]) T) T {
 	if atomic.LoadUint32(&p.mode) == shapePointer {
-		// values holds only T here, and its New (set by New) makes T.
+		// values holds only T here. When it is empty its New, set by
+		// New when there is a newFn, makes one; without one Get gives a
+		// nil interface, whose data word is the zero T.
 		return dataWord[T](poolGet(&p.values))
 	}
 	return slow(p)
