@@ -10,16 +10,25 @@ require (
 	github.com/libp2p/go-buffer-pool v0.1.0
 	github.com/poolkit/poolkit v0.0.0
 	github.com/rs/zerolog v1.34.0
+	github.com/tsenart/vegeta/v12 v12.13.0
 	github.com/valyala/bytebufferpool v1.0.0
 	go.uber.org/zap v1.27.0
+	golang.org/x/sys v0.41.0
 )
 
 require (
 	filippo.io/edwards25519 v1.1.0 // indirect
+	github.com/influxdata/tdigest v0.0.1 // indirect
+	github.com/josharian/intern v1.0.0 // indirect
+	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mattn/go-isatty v0.0.19 // indirect
+	github.com/rs/dnscache v0.0.0-20230804202142-fc85eb664529 // indirect
+	github.com/stretchr/testify v1.9.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/net v0.27.0 // indirect
+	golang.org/x/sync v0.19.0 // indirect
+	golang.org/x/text v0.16.0 // indirect
 )
 
 replace github.com/poolkit/poolkit => ../

@@ -1,0 +1,131 @@
+// Command service measures what pooling does to a whole HTTP service:
+// server CPU per request, allocations, GC cycles, tail latency and
+// throughput of one endpoint (POST /orders: decode a JSON order, validate
+// it, interpolate two INSERTs, encode a 5 KB receipt, gzip it, log the
+// request) built seven ways, under load from vegeta.
+//
+//	cd benchmarks && go run ./service [-rounds 3] [-phase 8s] [-rates auto,3000]
+//	                                  [-format text|json] [-html FILE] [-dsn DSN]
+//
+// Each variant runs in its own server process (this program, re-executed)
+// with GOMAXPROCS=1, pinned to one CPU while the load generator is pinned
+// to another where the machine allows. Before measuring, the tool checks
+// that every variant answers the same bytes (after decompression), with
+// the same statuses and the same SQL, and refuses to measure otherwise.
+// Each round runs every variant closed-loop (the maximum req/s), then at
+// each fixed rate open-loop (latency without coordinated omission); the
+// variants are interleaved and their order rotates from round to round.
+// The figures are medians over the rounds, with their spread.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if name := os.Getenv(serveEnv); name != "" {
+		if err := serve(name, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "service: server %s: %v\n", name, err)
+			os.Exit(1)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "service: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// mainErr parses args, runs the benchmark and writes its output.
+func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("service", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rounds := fs.Int("rounds", 3, "rounds of every `N` phases; the figures are medians over the rounds")
+	phase := fs.Duration("phase", 8*time.Second, "length of each measured fixed-rate `phase`; closed-loop phases last half of it")
+	rates := fs.String("rates", "auto", "comma-separated fixed `rates` in req/s; auto is a third of naive's closed-loop maximum; the first is the headline rate")
+	conc := fs.Int("conc", 16, "requests in flight in the closed-loop phases")
+	format := fs.String("format", "text", "output `format`: text or json")
+	htmlFile := fs.String("html", "", "also write an HTML report with charts to `FILE`")
+	dsn := fs.String("dsn", "", "execute the statements on this MySQL/MariaDB (go-sql-driver `DSN`); it creates the database "+dbName)
+	names := fs.String("variants", "", "comma-separated `variants` to run (default all: "+variantNames()+")")
+	pin := fs.Bool("pin", true, "pin the servers and the load generator to two CPUs where allowed")
+	quiet := fs.Bool("q", false, "no progress line")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	cfg := &config{rounds: *rounds, phase: *phase, conc: *conc, dsn: *dsn, pin: *pin}
+	switch {
+	case cfg.rounds < 1:
+		return fmt.Errorf("-rounds %d: want at least 1", cfg.rounds)
+	case cfg.phase < 100*time.Millisecond:
+		return fmt.Errorf("-phase %v: want at least 100ms", cfg.phase)
+	case cfg.conc < 1:
+		return fmt.Errorf("-conc %d: want at least 1", cfg.conc)
+	case *format != "text" && *format != "json":
+		return fmt.Errorf("-format %q: want text or json", *format)
+	}
+	for _, r := range splitList(*rates) {
+		if r == "auto" {
+			cfg.rates = append(cfg.rates, 0)
+			continue
+		}
+		x, err := strconv.ParseFloat(r, 64)
+		if err != nil || x < 1 || x > 1e6 {
+			return fmt.Errorf("-rates: %q is not auto or a rate from 1 to 1e6 req/s", r)
+		}
+		cfg.rates = append(cfg.rates, x)
+	}
+	if len(cfg.rates) == 0 {
+		return fmt.Errorf("-rates %q: no rate", *rates)
+	}
+	cfg.variants = splitList(*names)
+	if len(cfg.variants) == 0 {
+		for _, v := range variants {
+			cfg.variants = append(cfg.variants, v.name)
+		}
+	}
+	if !*quiet {
+		cfg.progress = stderr
+		if f, ok := stderr.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				cfg.tty = true
+			}
+		}
+	}
+
+	rep, err := run(ctx, cfg)
+	if err != nil {
+		if rep != nil && !rep.BodiesIdentical && *format == "json" {
+			// Say so in the output too, for scripts that read it.
+			_ = json.NewEncoder(stdout).Encode(map[string]any{"bodies_identical": false, "error": err.Error()})
+		}
+		return err
+	}
+	if *htmlFile != "" {
+		if err := writeHTMLFile(*htmlFile, rep); err != nil {
+			return err
+		}
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return writeText(stdout, rep)
+}
+
+var _ = strings.TrimSpace

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/internal/workloads"
+)
+
+// variant is one implementation of the endpoint.
+type variant struct {
+	name string
+	doc  string
+	// handler builds the handler; it runs only in the server process.
+	handler func() http.Handler
+	// floor marks the empty variant: its body differs on purpose, and the
+	// goals are counted above it.
+	floor bool
+}
+
+// variants in the order of the table.
+var variants = []variant{
+	{name: "empty", floor: true, handler: func() http.Handler { return http.HandlerFunc(serveEmpty) },
+		doc: "reads and discards the body, writes a fixed 12-byte response: net/http's own cost"},
+	{name: "naive", handler: func() http.Handler { return &naive{gz: gzFresh} },
+		doc: "json.NewDecoder into a fresh struct, strings.Split/strconv interpolation, json.NewEncoder, gzip.NewWriter per response, slog.TextHandler"},
+	{name: "naive+pooledgz", handler: func() http.Handler { return &naive{gz: gzPooled} },
+		doc: "naive with a sync.Pool of compress/gzip writers (attribution)"},
+	{name: "naive+gzpool", handler: func() http.Handler { return gzpool.Handler(&naive{gz: gzNone}) },
+		doc: "naive without its own gzip, behind gzpool.Handler (attribution)"},
+	{name: "seed", handler: func() http.Handler { return http.HandlerFunc(serveSeed) },
+		doc: "the seed articles' sync.Pool patterns, bugs fixed: pooled compress/gzip writers and bytes.Buffers, a pooled decode target zeroed first, the methane article's interpolation into a reused buffer"},
+	{name: "peers", handler: newPeers,
+		doc: "klauspost gzhttp, zerolog, bytebufferpool, a pooled json.Encoder, a sync.Pool per-request struct, the driver's interpolation"},
+	{name: "poolkit", handler: newPoolkit,
+		doc: "gzpool.Handler, jsonpool, sqlinterp, logfmt and a pool.Pool per-request scratch value, as poolkit's README teaches"},
+}
+
+func lookupVariant(name string) (variant, bool) {
+	for _, v := range variants {
+		if v.name == name {
+			return v, true
+		}
+	}
+	return variant{}, false
+}
+
+// ---- empty ----
+
+func serveEmpty(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	_, _ = w.Write(emptyResponse)
+}
+
+// ---- naive and its attribution variants ----
+
+type gzMode int
+
+const (
+	gzFresh  gzMode = iota // gzip.NewWriter per response
+	gzPooled               // a sync.Pool of *gzip.Writer
+	gzNone                 // no compression of its own: behind gzpool.Handler
+)
+
+type naive struct{ gz gzMode }
+
+var (
+	naiveLog      = slog.New(slog.NewTextHandler(&accessLog, nil))
+	naiveGzipPool = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+)
+
+func (n *naive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	var o Order
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&o)
+	if err == nil {
+		err = o.validate()
+	}
+	if err == nil {
+		err = n.serve(rec, r, &o)
+	}
+	if err != nil {
+		rec.status = writeError(rec, err)
+	}
+	naiveLog.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+		"bytes", rec.n, "dur", time.Since(start), "order", o.ID, "items", len(o.Items))
+}
+
+func (n *naive) serve(w http.ResponseWriter, r *http.Request, o *Order) error {
+	var rc Receipt
+	fillReceipt(&rc, o)
+	q, err := workloads.InterpolateNaive(orderQuery, appendOrderArgs(nil, o, &rc))
+	if err == nil {
+		err = db.execString(r.Context(), 0, q)
+	}
+	if err == nil {
+		q, err = workloads.InterpolateNaive(itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc))
+	}
+	if err == nil {
+		err = db.execString(r.Context(), 1, q)
+	}
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", contentTypeJSON)
+	if n.gz == gzNone || !acceptsGzip(r) {
+		return json.NewEncoder(w).Encode(&rc)
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Add("Vary", "Accept-Encoding")
+	var zw *gzip.Writer
+	if n.gz == gzFresh {
+		zw = gzip.NewWriter(w)
+	} else {
+		zw = naiveGzipPool.Get().(*gzip.Writer)
+		zw.Reset(w)
+		defer naiveGzipPool.Put(zw)
+	}
+	if err := json.NewEncoder(zw).Encode(&rc); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// ---- seed ----
+
+// The seed articles' pooled patterns, each with its bug fixed: the gzip
+// writer and bytes.Buffer pools of seeds/000, the decode target pooled and
+// zeroed before use (seeds/000 decoded into it dirty), and the methane
+// article's (seeds/002) interpolation into a reused buffer, here one per
+// request from a pool, since a package-level buffer is a data race between
+// requests.
+var (
+	seedGzip    = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+	seedBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	seedOrders  = sync.Pool{New: func() any { return new(Order) }}
+	seedPackets = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+)
+
+func serveSeed(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	o := seedOrders.Get().(*Order)
+	*o = Order{} // fixed: the article decoded into the previous request's value
+	status, n, err := http.StatusOK, 0, json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(o)
+	if err == nil {
+		err = o.validate()
+	}
+	if err == nil {
+		n, err = seedServe(w, r, o)
+	}
+	if err != nil {
+		status = writeError(w, err)
+	}
+	b := seedBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	b.Write(appendLogLine(b.AvailableBuffer(), start, r, status, n, o.ID, len(o.Items)))
+	_, _ = accessLog.Write(b.Bytes())
+	seedBuffers.Put(b)
+	seedOrders.Put(o)
+}
+
+func seedServe(w http.ResponseWriter, r *http.Request, o *Order) (int, error) {
+	var rc Receipt
+	fillReceipt(&rc, o)
+	p := seedPackets.Get().(*[]byte)
+	defer seedPackets.Put(p)
+	var err error
+	if *p, err = seedInterpolate((*p)[:0], orderQuery, appendOrderArgs(nil, o, &rc)); err != nil {
+		return 0, err
+	}
+	if err = db.exec(r.Context(), 0, *p); err != nil {
+		return 0, err
+	}
+	if *p, err = seedInterpolate((*p)[:0], itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc)); err != nil {
+		return 0, err
+	}
+	if err = db.exec(r.Context(), 1, *p); err != nil {
+		return 0, err
+	}
+
+	buf := seedBuffers.Get().(*bytes.Buffer)
+	defer seedBuffers.Put(buf)
+	buf.Reset()
+	if err := json.NewEncoder(buf).Encode(&rc); err != nil {
+		return 0, err
+	}
+	w.Header().Set("Content-Type", contentTypeJSON)
+	if !acceptsGzip(r) {
+		return w.Write(buf.Bytes())
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Add("Vary", "Accept-Encoding")
+	zw := seedGzip.Get().(*gzip.Writer)
+	defer seedGzip.Put(zw)
+	zw.Reset(w)
+	if _, err := zw.Write(buf.Bytes()); err != nil {
+		return 0, err
+	}
+	return buf.Len(), zw.Close()
+}
