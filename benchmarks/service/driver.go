@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -36,7 +35,7 @@ type config struct {
 }
 
 // warmup is how long each phase's load runs before it is measured.
-func (c *config) warmup() time.Duration { return min(time.Second, c.phase/8) }
+func (c *config) warmup() time.Duration { return min(500*time.Millisecond, c.phase/8) }
 
 // maxPhase is the length of a closed-loop phase: half a fixed-rate phase,
 // so that the default run of seven variants fits in five minutes. It
@@ -542,8 +541,9 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 
 	rates := slices.Clone(cfg.rates)
 	totalPhases := cfg.rounds * len(servers) * (1 + len(rates))
+	maxPlan, fixedPlan := cfg.warmup()+cfg.maxPhase(), cfg.warmup()+cfg.phase
 	prog := progress{w: cfg.progress, tty: cfg.tty, total: totalPhases, start: time.Now(),
-		perPhase: cfg.warmup()*2 + (cfg.maxPhase()+time.Duration(len(rates))*cfg.phase)/time.Duration(1+len(rates))}
+		planned: time.Duration(cfg.rounds*len(servers)) * (maxPlan + time.Duration(len(rates))*fixedPlan)}
 	defer prog.end()
 
 	results := map[string]*variantRuns{}
@@ -557,7 +557,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 		k := round % len(order)
 		order = append(order[k:], order[:k]...)
 		for _, s := range order {
-			prog.show(round, "closed loop", s.v.name)
+			prog.show(round, "closed loop", s.v.name, maxPlan)
 			r, err := measure(ctx, cfg, s, targeter(s.url, bodies), 0)
 			if err != nil {
 				return rep, err
@@ -569,7 +569,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 				rates[i] = autoRate(results)
 			}
 			for _, s := range order {
-				prog.show(round, fmt.Sprintf("%.0f req/s", rates[i]), s.v.name)
+				prog.show(round, fmt.Sprintf("%.0f req/s", rates[i]), s.v.name, fixedPlan)
 				r, err := measure(ctx, cfg, s, targeter(s.url, bodies), rates[i])
 				if err != nil {
 					return rep, err
@@ -610,25 +610,28 @@ func variantNames() string {
 }
 
 // progress prints where the run is, on one line when stderr is a terminal.
+// The time left is the phases' planned time still to run, scaled by how
+// long the planned time so far actually took.
 type progress struct {
-	w        io.Writer
-	tty      bool
-	total    int
-	done     int
-	start    time.Time
-	perPhase time.Duration
+	w            io.Writer
+	tty          bool
+	total, done  int
+	planned, ran time.Duration // planned time of all phases, of those begun
+	last         time.Duration // planned time of the phase running
+	start        time.Time
 }
 
-func (p *progress) show(round int, phase, variant string) {
+func (p *progress) show(round int, phase, variant string, planned time.Duration) {
 	if p.w == nil {
 		return
 	}
 	elapsed := time.Since(p.start)
-	left := time.Duration(p.total-p.done) * p.perPhase
-	if p.done > 0 {
-		left = elapsed / time.Duration(p.done) * time.Duration(p.total-p.done)
+	left := p.planned - p.ran
+	if p.ran > 0 {
+		left = time.Duration(float64(left) * float64(elapsed) / float64(p.ran))
 	}
 	p.done++
+	p.ran += planned
 	line := fmt.Sprintf("round %d, %-12s %-15s phase %d/%d, %s elapsed, about %s left",
 		round+1, phase, variant, p.done, p.total, elapsed.Round(time.Second), left.Round(time.Second))
 	if p.tty {
@@ -643,5 +646,3 @@ func (p *progress) end() {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
-
-var errInterrupted = errors.New("interrupted")

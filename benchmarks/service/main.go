@@ -27,7 +27,6 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -128,4 +127,4 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return writeText(stdout, rep)
 }
 
-var _ = strings.TrimSpace
+
