@@ -35,7 +35,7 @@ type config struct {
 }
 
 // warmup is how long each phase's load runs before it is measured.
-func (c *config) warmup() time.Duration { return min(500*time.Millisecond, c.phase/8) }
+func (c *config) warmup() time.Duration { return min(300*time.Millisecond, c.phase/8) }
 
 // maxPhase is the length of a closed-loop phase: half a fixed-rate phase,
 // so that the default run of seven variants fits in five minutes. It
