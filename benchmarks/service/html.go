@@ -87,7 +87,7 @@ func chart(title, unit string, series []string, rows []bar, logScale bool) strin
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#ddd"/>`, x(t), x(t), top-6, height-28)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" fill="#555">%s</text>`, x(t), height-14, short(t))
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" fill="#555">%s</text>`, width-4, height-14, html.EscapeString(unit))
+	fmt.Fprintf(&b, `<text x="%d" y="18" text-anchor="end" fill="#555">%s</text>`, width-4, html.EscapeString(unit))
 	for i, r := range rows {
 		y0 := top + i*groupH
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`, left-8, y0+barH*len(series)/2+4, html.EscapeString(r.label))
@@ -96,7 +96,11 @@ func chart(title, unit string, series []string, rows []bar, logScale bool) strin
 			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %s</title></rect>`,
 				left, y, math.Max(x(v)-left, 0.5), barH-2, seriesColors[j%len(seriesColors)],
 				html.EscapeString(r.label), html.EscapeString(series[j]), short(v))
-			fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#333">%s</text>`, x(v)+4, y+barH-4, short(v))
+			end := x(v)
+			if j == 0 && r.spread != nil {
+				end = math.Max(end, x(r.spread[1]))
+			}
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#333">%s</text>`, end+4, y+barH-4, short(v))
 		}
 		if r.spread != nil && r.spread[1] > r.spread[0] {
 			cy := y0 + (barH-2)/2
