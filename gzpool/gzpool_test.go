@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/poolkit/poolkit/internal/goenv"
 	"github.com/poolkit/poolkit/internal/race"
 )
 
@@ -26,9 +27,13 @@ const seedText = "https://pkg.go.dev/compress/gzip\n\tDocumentation\n\tOverview\
 // src/testdata, by name, plus the empty input.
 func corpus(t testing.TB) map[string][]byte {
 	t.Helper()
+	goroot, err := goenv.GOROOT()
+	if err != nil {
+		t.Fatal(err)
+	}
 	files := map[string][]byte{"empty": {}}
 	for _, dir := range []string{"src/compress/testdata", "src/testdata"} {
-		root := filepath.Join(runtime.GOROOT(), dir)
+		root := filepath.Join(goroot, dir)
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -42,7 +47,7 @@ func corpus(t testing.TB) map[string][]byte {
 		}
 	}
 	if len(files) < 5 {
-		t.Fatalf("found only %d test files under GOROOT %s", len(files), runtime.GOROOT())
+		t.Fatalf("found only %d test files under GOROOT %s", len(files), goroot)
 	}
 	return files
 }
@@ -238,7 +243,7 @@ func TestBomb(t *testing.T) {
 		t.Errorf("decompressing a bomb under a 1 MiB limit allocated %d bytes", grew)
 	}
 	// A trailer that lies about the size does not make us allocate it.
-	lie := bytes.Clone(z[:len(z)])
+	lie := bytes.Clone(z)
 	copy(lie[len(lie)-4:], []byte{0xff, 0xff, 0xff, 0xff})
 	runtime.ReadMemStats(&before)
 	_, err = AppendDecompress(nil, lie, 1<<20)
