@@ -616,8 +616,7 @@ type progress struct {
 	w            io.Writer
 	tty          bool
 	total, done  int
-	planned, ran time.Duration // planned time of all phases, of those begun
-	last         time.Duration // planned time of the phase running
+	planned, ran time.Duration // planned time of all phases, of those done
 	start        time.Time
 }
 
