@@ -126,5 +126,3 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	return writeText(stdout, rep)
 }
-
-
