@@ -55,6 +55,22 @@ func WithMinSize(n int) Option {
 // a handler that replaces Vary with Header().Set rather than adding to it
 // drops Accept-Encoding, which costs caches only a missed compression.)
 //
+// Ranges and validators: byte ranges and strong entity tags describe the
+// uncompressed data, so a compressed response must not carry them, or a
+// client resuming a download would append a range of the uncompressed data
+// to a compressed prefix. A compressed response, and a 304 to a request
+// that accepts gzip, therefore has no Accept-Ranges field, and its strong
+// ETag is made weak ("v1" becomes W/"v1"; a value that is not an entity tag
+// is dropped): If-Range never matches a weak tag, while If-None-Match still
+// does. And a request that accepts gzip and carries a Range field reaches h
+// without Range and If-Range (on a copy of the request), so it is answered
+// with the whole body, compressed, never with a 206: an If-Range date, as
+// http.FileServer validates with, cannot tell the two representations
+// apart. Clients that want ranges ask for identity, as browsers do for
+// media and Go's Transport does for a request with a Range. One mix remains
+// the client's to avoid: a compressed prefix, then a resume that no longer
+// accepts gzip validated by a date alone.
+//
 // The ResponseWriter Handler passes to h implements http.Flusher: Flush
 // sends everything written so far through the compressor to the client, so
 // streaming responses keep streaming. It also unwraps for
@@ -93,11 +109,49 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// must not be a package-level slice a handler could modify in place.
 	vals := &[2]string{"Accept-Encoding", "gzip"}
 	addVary(hdr, vals[0:1:1])
+	if _, ok := r.Header["Range"]; ok {
+		r = withoutRange(r)
+	}
 	rw := getResponseWriter(w, h)
 	rw.varyValue, rw.ceValue = vals[0:1:1], vals[1:2:2]
 	defer rw.release() // also when h panics: then rw.done is false
 	h.next.ServeHTTP(rw, r)
 	rw.finish()
+}
+
+// withoutRange returns a shallow copy of r without the Range and If-Range
+// fields, leaving r as it was: a handler must not modify its request.
+func withoutRange(r *http.Request) *http.Request {
+	r = r.WithContext(r.Context())
+	r.Header = r.Header.Clone()
+	delete(r.Header, "Range")
+	delete(r.Header, "If-Range")
+	return r
+}
+
+// weakenETag turns the strong entity tags of hdr into weak ones ("v1"
+// becomes W/"v1") and drops values that are not entity tags, so that no
+// strong validator of the uncompressed representation labels a compressed
+// one. It allocates only when hdr has an ETag.
+func weakenETag(hdr http.Header) {
+	tags, ok := hdr["Etag"]
+	if !ok {
+		return
+	}
+	weak := make([]string, 0, len(tags))
+	for _, tag := range tags {
+		switch {
+		case strings.HasPrefix(tag, `W/"`):
+			weak = append(weak, tag)
+		case strings.HasPrefix(tag, `"`):
+			weak = append(weak, "W/"+tag)
+		}
+	}
+	if len(weak) == 0 {
+		delete(hdr, "Etag")
+		return
+	}
+	hdr["Etag"] = weak
 }
 
 // addVary adds "Vary: Accept-Encoding" unless hdr already names it. When
@@ -308,7 +362,13 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 // startPassthrough sends the header and the buffered bytes as they are.
 func (rw *responseWriter) startPassthrough() {
 	rw.state = passthrough
-	addVary(rw.w.Header(), rw.varyValue) // the handler may have replaced it
+	hdr := rw.w.Header()
+	addVary(hdr, rw.varyValue) // the handler may have replaced it
+	if rw.status == http.StatusNotModified {
+		// The client may hold the compressed representation: this
+		// response updates its stored header fields.
+		weakenETag(hdr)
+	}
 	rw.w.WriteHeader(rw.status)
 	if len(rw.buf) > 0 {
 		_, _ = rw.w.Write(rw.buf) // a failed write shows on the next one
@@ -332,6 +392,9 @@ func (rw *responseWriter) startGzip(next []byte) error {
 		hdr["Content-Type"] = []string{http.DetectContentType(sniff)}
 	}
 	delete(hdr, "Content-Length")
+	// Ranges and strong validators belong to the uncompressed data.
+	delete(hdr, "Accept-Ranges")
+	weakenETag(hdr)
 	hdr["Content-Encoding"] = rw.ceValue
 	addVary(hdr, rw.varyValue) // the handler may have replaced it
 	rw.state = compressing
