@@ -1,7 +1,9 @@
 package gzpool
 
 import (
+	"bufio"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -74,8 +76,15 @@ func WithMinSize(n int) Option {
 // The ResponseWriter Handler passes to h implements http.Flusher: Flush
 // sends everything written so far through the compressor to the client, so
 // streaming responses keep streaming. It also unwraps for
-// http.ResponseController, which reaches the server's deadlines and
-// Hijack through it.
+// http.ResponseController, which reaches the server's deadlines through it.
+//
+// Requests that switch protocols (a Connection field naming "upgrade", as
+// a websocket handshake has, or the CONNECT method) reach h untouched,
+// with the server's own ResponseWriter. For other requests, the
+// ResponseWriter is an http.Hijacker whenever the server's is (directly or
+// through Unwrap), so w.(http.Hijacker) and ResponseController.Hijack work
+// as without the middleware: Hijack first sends what h has written, and
+// after it Write returns http.ErrHijacked and Handler writes nothing more.
 //
 // If h panics, Handler neither finishes the response nor returns the
 // half-used gzip writer to its pool; the panic goes on to the server.
@@ -97,6 +106,10 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isUpgrade(r) {
+		h.next.ServeHTTP(w, r)
+		return
+	}
 	hdr := w.Header()
 	if r.Method == http.MethodHead || !acceptsGzip(r.Header["Accept-Encoding"]) {
 		addVary(hdr, nil)
@@ -115,8 +128,47 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw := getResponseWriter(w, h)
 	rw.varyValue, rw.ceValue = vals[0:1:1], vals[1:2:2]
 	defer rw.release() // also when h panics: then rw.done is false
-	h.next.ServeHTTP(rw, r)
+	var hw http.ResponseWriter = rw
+	if canHijack(w) {
+		hw = hijackWriter{rw} // one pointer: no allocation
+	}
+	h.next.ServeHTTP(hw, r)
 	rw.finish()
+}
+
+// isUpgrade reports whether r asks to switch protocols: its Connection
+// field names "upgrade" (a websocket or h2c handshake), or it is a CONNECT
+// (also HTTP/2's extended CONNECT for websockets). Its response is a
+// tunnel, not a body to compress.
+func isUpgrade(r *http.Request) bool {
+	if r.Method == http.MethodConnect {
+		return true
+	}
+	for _, v := range r.Header["Connection"] {
+		for v != "" {
+			var f string
+			f, v, _ = strings.Cut(v, ",")
+			if strings.EqualFold(strings.TrimSpace(f), "upgrade") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// canHijack reports whether w, or a writer it unwraps to (the chain
+// http.ResponseController follows), is an http.Hijacker.
+func canHijack(w http.ResponseWriter) bool {
+	for {
+		switch t := w.(type) {
+		case http.Hijacker:
+			return true
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return false
+		}
+	}
 }
 
 // withoutRange returns a shallow copy of r without the Range and If-Range
@@ -268,6 +320,38 @@ type responseWriter struct {
 	status             int    // 0 until the handler sets one
 	state              int
 	done               bool // finish ran to the end
+	hijacked           bool // the handler took over the connection
+}
+
+// hijackWriter is the responseWriter of a request whose server
+// ResponseWriter can be hijacked: it adds http.Hijacker, so that
+// w.(http.Hijacker) works as it does without the middleware.
+type hijackWriter struct{ *responseWriter }
+
+// Hijack sends what the handler has written so far, as net/http does
+// before it hands over the connection, then hijacks the underlying
+// ResponseWriter. After a successful Hijack, Write returns
+// http.ErrHijacked and the middleware writes nothing more.
+func (hw hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	rw := hw.responseWriter
+	if rw.hijacked {
+		return nil, nil, http.ErrHijacked
+	}
+	switch rw.state {
+	case undecided:
+		if rw.status != 0 {
+			rw.startPassthrough()
+		}
+	case compressing:
+		if err := rw.gz.gz.Flush(); err != nil {
+			return nil, nil, err
+		}
+	}
+	conn, brw, err := http.NewResponseController(rw.w).Hijack()
+	if err == nil {
+		rw.hijacked = true
+	}
+	return conn, brw, err
 }
 
 // rwPool holds pointers, so Get and Put allocate nothing.
@@ -308,7 +392,7 @@ func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
 // go to the client at once; a response that cannot be compressed is
 // started at once, and others wait for the first bytes of the body.
 func (rw *responseWriter) WriteHeader(code int) {
-	if rw.status != 0 || rw.state != undecided {
+	if rw.hijacked || rw.status != 0 || rw.state != undecided {
 		return // superfluous, as net/http ignores it
 	}
 	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
@@ -340,6 +424,9 @@ func (rw *responseWriter) compressible() bool {
 
 // Write buffers or compresses p.
 func (rw *responseWriter) Write(p []byte) (int, error) {
+	if rw.hijacked {
+		return 0, http.ErrHijacked
+	}
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
 	}
@@ -415,6 +502,9 @@ func (rw *responseWriter) Flush() { _ = rw.FlushError() }
 
 // FlushError is Flush returning the error, for http.ResponseController.
 func (rw *responseWriter) FlushError() error {
+	if rw.hijacked {
+		return http.ErrHijacked
+	}
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
 	}
@@ -439,6 +529,12 @@ func (rw *responseWriter) FlushError() error {
 // finish completes the response after the handler returned normally:
 // sends a short buffered body as it is, or ends the gzip stream.
 func (rw *responseWriter) finish() {
+	if rw.hijacked {
+		// The connection is the handler's: write nothing. The gzip
+		// writer is between calls, so putWriter's Reset makes it new.
+		rw.done = true
+		return
+	}
 	switch rw.state {
 	case undecided:
 		if rw.status != 0 {
