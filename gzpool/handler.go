@@ -390,10 +390,16 @@ func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
 
 // WriteHeader records the status. Informational statuses other than 101
 // go to the client at once; a response that cannot be compressed is
-// started at once, and others wait for the first bytes of the body.
+// started at once, and others wait for the first bytes of the body. As in
+// net/http, a code that is not three digits panics, unless the call is
+// superfluous.
 func (rw *responseWriter) WriteHeader(code int) {
 	if rw.hijacked || rw.status != 0 || rw.state != undecided {
 		return // superfluous, as net/http ignores it
+	}
+	if code < 100 || code > 999 {
+		// net/http's check (go.dev/issue/22880), with its message.
+		panic(fmt.Sprintf("invalid WriteHeader code %v", code))
 	}
 	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		rw.w.WriteHeader(code)
