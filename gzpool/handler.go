@@ -86,6 +86,13 @@ func WithMinSize(n int) Option {
 // as without the middleware: Hijack first sends what h has written, and
 // after it Write returns http.ErrHijacked and Handler writes nothing more.
 //
+// Once its pools are warm, Handler allocates nothing per response,
+// compressed or not, beyond what h allocates, except in three cases:
+// sniffing a Content-Type h did not set, weakening an ETag, and copying a
+// Range request. The Vary and Content-Encoding values it sets come from a
+// pool; each response's are its own while it runs, and a handler that
+// writes into them in place changes no later response.
+//
 // If h panics, Handler neither finishes the response nor returns the
 // half-used gzip writer to its pool; the panic goes on to the server.
 func Handler(h http.Handler, opts ...Option) http.Handler {
@@ -111,22 +118,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hdr := w.Header()
+	vals := getHeaderValues()
+	addVary(hdr, vals[0:1:1])
 	if r.Method == http.MethodHead || !acceptsGzip(r.Header["Accept-Encoding"]) {
-		addVary(hdr, nil)
 		h.next.ServeHTTP(w, r)
+		putHeaderValues(vals) // not when h panics: then it is dropped
 		return
 	}
-	// One allocation holds both header values this response may need.
-	// It must be the request's own memory, not the pooled writer's: the
-	// server may read the header map after ServeHTTP returns. And it
-	// must not be a package-level slice a handler could modify in place.
-	vals := &[2]string{"Accept-Encoding", "gzip"}
-	addVary(hdr, vals[0:1:1])
 	if _, ok := r.Header["Range"]; ok {
 		r = withoutRange(r)
 	}
 	rw := getResponseWriter(w, h)
-	rw.varyValue, rw.ceValue = vals[0:1:1], vals[1:2:2]
+	rw.vals = vals
 	defer rw.release() // also when h panics: then rw.done is false
 	var hw http.ResponseWriter = rw
 	if canHijack(w) {
@@ -168,6 +171,41 @@ func canHijack(w http.ResponseWriter) bool {
 		default:
 			return false
 		}
+	}
+}
+
+// headerValues holds the values Handler gives the Vary and
+// Content-Encoding fields: "Accept-Encoding" and "gzip", set when the
+// array is made and never written again by this package. A header map
+// holds them as vals[0:1:1] and vals[1:2:2], so that an append by anyone
+// copies them rather than writing past them.
+//
+// They are pooled, which makes a response cost no allocation for its
+// header values. A package-level array would be shared by every response
+// at once, so a handler writing into its map's values in place
+// (w.Header()["Vary"][0] = ...), which the http.Header API allows, would
+// change every response, for good. A pooled array belongs to one response
+// while it runs; putHeaderValues takes it back only if it still holds
+// the original values, so a handler that wrote into its own affects no
+// later response. What remains: a server, or an outer middleware, that
+// reads a response's header map after ServeHTTP returned reads an array
+// that may belong to a later response by then. It reads the same
+// constant values, unless that later response's handler writes into
+// them in place while it reads.
+var headerValuesPool pool.Pool[*[2]string]
+
+func getHeaderValues() *[2]string {
+	vals := headerValuesPool.Get()
+	if vals == nil {
+		vals = &[2]string{"Accept-Encoding", "gzip"}
+	}
+	return vals
+}
+
+// putHeaderValues returns vals to the pool if no handler wrote into them.
+func putHeaderValues(vals *[2]string) {
+	if vals[0] == "Accept-Encoding" && vals[1] == "gzip" {
+		headerValuesPool.Put(vals)
 	}
 }
 
@@ -310,17 +348,15 @@ const (
 // handler. It is pooled: a ResponseWriter must not be used after
 // ServeHTTP returns (net/http's rule), so Handler owns it again then.
 type responseWriter struct {
-	w  http.ResponseWriter
-	h  *handler
-	gz *writerState // set while compressing
-	// varyValue and ceValue are the request's own []string values for
-	// Vary and Content-Encoding.
-	varyValue, ceValue []string
-	buf                []byte // the first bytes, while undecided
-	status             int    // 0 until the handler sets one
-	state              int
-	done               bool // finish ran to the end
-	hijacked           bool // the handler took over the connection
+	w        http.ResponseWriter
+	h        *handler
+	gz       *writerState // set while compressing
+	vals     *[2]string   // the response's header values: see headerValuesPool
+	buf      []byte       // the first bytes, while undecided
+	status   int          // 0 until the handler sets one
+	state    int
+	done     bool // finish ran to the end
+	hijacked bool // the handler took over the connection
 }
 
 // hijackWriter is the responseWriter of a request whose server
@@ -372,6 +408,9 @@ func getResponseWriter(w http.ResponseWriter, h *handler) *responseWriter {
 func (rw *responseWriter) release() {
 	if rw.gz != nil && rw.done {
 		putWriter(rw.gz)
+	}
+	if rw.vals != nil && rw.done {
+		putHeaderValues(rw.vals)
 	}
 	buf := rw.buf[:0]
 	if cap(buf) > maxRetainedBuf {
@@ -456,7 +495,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 func (rw *responseWriter) startPassthrough() {
 	rw.state = passthrough
 	hdr := rw.w.Header()
-	addVary(hdr, rw.varyValue) // the handler may have replaced it
+	addVary(hdr, rw.vals[0:1:1]) // the handler may have replaced it
 	if rw.status == http.StatusNotModified {
 		// The client may hold the compressed representation: this
 		// response updates its stored header fields.
@@ -488,8 +527,8 @@ func (rw *responseWriter) startGzip(next []byte) error {
 	// Ranges and strong validators belong to the uncompressed data.
 	delete(hdr, "Accept-Ranges")
 	weakenETag(hdr)
-	hdr["Content-Encoding"] = rw.ceValue
-	addVary(hdr, rw.varyValue) // the handler may have replaced it
+	hdr["Content-Encoding"] = rw.vals[1:2:2]
+	addVary(hdr, rw.vals[0:1:1]) // the handler may have replaced it
 	rw.state = compressing
 	rw.w.WriteHeader(rw.status)
 	rw.gz = getWriter(rw.h.level)
