@@ -222,26 +222,29 @@ func withoutRange(r *http.Request) *http.Request {
 // weakenETag turns the strong entity tags of hdr into weak ones ("v1"
 // becomes W/"v1") and drops values that are not entity tags, so that no
 // strong validator of the uncompressed representation labels a compressed
-// one. It allocates only when hdr has an ETag.
+// one. It looks under "ETag" too, the spelling handlers that assign the map
+// directly use to keep its case. It allocates only when hdr has an ETag.
 func weakenETag(hdr http.Header) {
-	tags, ok := hdr["Etag"]
-	if !ok {
-		return
-	}
-	weak := make([]string, 0, len(tags))
-	for _, tag := range tags {
-		switch {
-		case strings.HasPrefix(tag, `W/"`):
-			weak = append(weak, tag)
-		case strings.HasPrefix(tag, `"`):
-			weak = append(weak, "W/"+tag)
+	for _, key := range [...]string{"Etag", "ETag"} {
+		tags, ok := hdr[key]
+		if !ok {
+			continue
 		}
+		weak := make([]string, 0, len(tags))
+		for _, tag := range tags {
+			switch {
+			case strings.HasPrefix(tag, `W/"`):
+				weak = append(weak, tag)
+			case strings.HasPrefix(tag, `"`):
+				weak = append(weak, "W/"+tag)
+			}
+		}
+		if len(weak) == 0 {
+			delete(hdr, key)
+			continue
+		}
+		hdr[key] = weak
 	}
-	if len(weak) == 0 {
-		delete(hdr, "Etag")
-		return
-	}
-	hdr["Etag"] = weak
 }
 
 // addVary adds "Vary: Accept-Encoding" unless hdr already names it. When
