@@ -78,13 +78,14 @@ func WithMinSize(n int) Option {
 // streaming responses keep streaming. It also unwraps for
 // http.ResponseController, which reaches the server's deadlines through it.
 //
-// Requests that switch protocols (a Connection field naming "upgrade", as
-// a websocket handshake has, or the CONNECT method) reach h untouched,
-// with the server's own ResponseWriter. For other requests, the
-// ResponseWriter is an http.Hijacker whenever the server's is (directly or
-// through Unwrap), so w.(http.Hijacker) and ResponseController.Hijack work
-// as without the middleware: Hijack first sends what h has written, and
-// after it Write returns http.ErrHijacked and Handler writes nothing more.
+// Requests that switch protocols (an Upgrade field with a Connection field
+// naming "upgrade", as a websocket handshake has, or the CONNECT method)
+// reach h untouched, with the server's own ResponseWriter. For other
+// requests, the ResponseWriter is an http.Hijacker whenever the server's
+// is (directly or through Unwrap), so w.(http.Hijacker) and
+// ResponseController.Hijack work as without the middleware: Hijack first
+// sends what h has written, and after it Write returns http.ErrHijacked
+// and Handler writes nothing more.
 //
 // Once its pools are warm, Handler allocates nothing per response,
 // compressed or not, beyond what h allocates, except in three cases:
@@ -139,13 +140,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw.finish()
 }
 
-// isUpgrade reports whether r asks to switch protocols: its Connection
-// field names "upgrade" (a websocket or h2c handshake), or it is a CONNECT
-// (also HTTP/2's extended CONNECT for websockets). Its response is a
-// tunnel, not a body to compress.
+// isUpgrade reports whether r asks to switch protocols: it has an Upgrade
+// field and its Connection field names "upgrade" (a websocket or h2c
+// handshake), or it is a CONNECT (also HTTP/2's extended CONNECT for
+// websockets). Its response is a tunnel, not a body to compress.
 func isUpgrade(r *http.Request) bool {
 	if r.Method == http.MethodConnect {
 		return true
+	}
+	if len(r.Header["Upgrade"]) == 0 {
+		return false
 	}
 	for _, v := range r.Header["Connection"] {
 		for v != "" {

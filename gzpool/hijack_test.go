@@ -87,13 +87,17 @@ func TestServerHijack(t *testing.T) {
 		}
 		wrapped.ServeHTTP(w, r)
 	}))
-	for _, tc := range []struct{ name, query, connection string }{
-		{"websocket upgrade", "", "Upgrade"},
-		{"websocket upgrade, keep-alive", "", "keep-alive, upgrade"},
-		{"Hijacker", "", "keep-alive"},
-		{"ResponseController", "?via=controller", "keep-alive"},
-		{"Hijacker behind Unwrap", "?outer=1", ""},
-		{"ResponseController behind Unwrap", "?via=controller&outer=1", ""},
+	for _, tc := range []struct {
+		name, query, connection string
+		noUpgradeField          bool // then not an upgrade request
+	}{
+		{"websocket upgrade", "", "Upgrade", false},
+		{"websocket upgrade, keep-alive", "", "keep-alive, upgrade", false},
+		{"Hijacker", "", "keep-alive", false},
+		{"ResponseController", "?via=controller", "keep-alive", false},
+		{"Hijacker behind Unwrap", "?outer=1", "", false},
+		{"ResponseController behind Unwrap", "?via=controller&outer=1", "", false},
+		{"Connection: upgrade without Upgrade", "", "upgrade", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -107,7 +111,10 @@ func TestServerHijack(t *testing.T) {
 			if tc.connection != "" {
 				req += "Connection: " + tc.connection + "\r\n"
 			}
-			req += "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: " + key + "\r\n\r\n"
+			if !tc.noUpgradeField {
+				req += "Upgrade: websocket\r\n"
+			}
+			req += "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: " + key + "\r\n\r\n"
 			if _, err := io.WriteString(conn, req); err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +135,7 @@ func TestServerHijack(t *testing.T) {
 				if !errors.Is(rep.err, http.ErrHijacked) {
 					t.Errorf("Write after Hijack: %v, want http.ErrHijacked", rep.err)
 				}
-				upgrade := strings.Contains(strings.ToLower(tc.connection), "upgrade")
+				upgrade := strings.Contains(strings.ToLower(tc.connection), "upgrade") && !tc.noUpgradeField
 				if upgrade && rep.vary != "" {
 					t.Errorf("upgrade request not passed through untouched: Vary %q", rep.vary)
 				}
