@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -28,6 +29,7 @@ type config struct {
 	rates    []float64     // fixed rates in req/s; 0 means a third of naive's closed-loop maximum
 	conc     int           // requests in flight in the closed-loop phases
 	dsn      string
+	profDir  string // write each server's allocation profile there
 	variants []string
 	pin      bool
 	progress io.Writer // nil: no progress line
@@ -54,7 +56,7 @@ type server struct {
 }
 
 // startServer re-executes this program as the server of variant v.
-func startServer(v variant, cpu int, dsn string) (*server, error) {
+func startServer(v variant, cpu int, dsn, profDir string) (*server, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -66,6 +68,9 @@ func startServer(v variant, cpu int, dsn string) (*server, error) {
 	}
 	if dsn != "" {
 		cmd.Env = append(cmd.Env, dsnEnv+"="+dsn)
+	}
+	if profDir != "" {
+		cmd.Env = append(cmd.Env, profEnv+"="+filepath.Join(profDir, v.name+".pprof"))
 	}
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
@@ -513,7 +518,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 		}
 	}()
 	for _, v := range selected {
-		s, err := startServer(v, serverCPU, dsn)
+		s, err := startServer(v, serverCPU, dsn, cfg.profDir)
 		if err != nil {
 			return nil, err
 		}
@@ -575,6 +580,14 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 					return rep, err
 				}
 				results[s.v.name].fixed[i] = append(results[s.v.name].fixed[i], r)
+			}
+		}
+	}
+	if cfg.profDir != "" {
+		for _, s := range servers {
+			var ok string
+			if err := s.command("profile", &ok); err != nil {
+				return rep, fmt.Errorf("%s: -memprofile: %w", s.v.name, err)
 			}
 		}
 	}

@@ -60,13 +60,15 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	names := fs.String("variants", "", "comma-separated `variants` to run (default all: "+variantNames()+")")
 	pin := fs.Bool("pin", true, "pin the servers and the load generator to two CPUs where allowed")
 	quiet := fs.Bool("q", false, "no progress line")
+	profDir := fs.String("memprofile", "", "record every allocation of each server and write `DIR`/VARIANT.pprof at the end "+
+		"(go tool pprof -sample_index=alloc_objects); slows the servers, so the other figures do not count")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg := &config{rounds: *rounds, phase: *phase, conc: *conc, dsn: *dsn, pin: *pin}
+	cfg := &config{rounds: *rounds, phase: *phase, conc: *conc, dsn: *dsn, pin: *pin, profDir: *profDir}
 	switch {
 	case cfg.rounds < 1:
 		return fmt.Errorf("-rounds %d: want at least 1", cfg.rounds)
@@ -106,6 +108,11 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 
+	if cfg.profDir != "" {
+		if err := os.MkdirAll(cfg.profDir, 0o755); err != nil {
+			return err
+		}
+	}
 	rep, err := run(ctx, cfg)
 	if err != nil {
 		if rep != nil && !rep.BodiesIdentical && *format == "json" {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 
 	_ "github.com/go-sql-driver/mysql" // the driver behind -dsn
@@ -25,10 +27,13 @@ import (
 //	before  the process's counters (serverStats), opening a phase
 //	after   the same, closing a phase
 //	sql     the last order's two statements
+//	profile with profEnv set, write every allocation since the start to
+//	        the file it names
 const (
 	serveEnv = "POOLKIT_SERVICE_SERVE"
 	cpuEnv   = "POOLKIT_SERVICE_CPU"
 	dsnEnv   = "POOLKIT_SERVICE_DSN"
+	profEnv  = "POOLKIT_SERVICE_MEMPROFILE"
 )
 
 // serverStats are the server's cumulative counters at one moment.
@@ -96,6 +101,10 @@ func serve(name string, stdin io.Reader, stdout io.Writer) error {
 	if !ok {
 		return fmt.Errorf("no variant %q", name)
 	}
+	profile := os.Getenv(profEnv)
+	if profile != "" {
+		runtime.MemProfileRate = 1 // every allocation, at a cost in speed
+	}
 	pinned := "not pinned"
 	if c := os.Getenv(cpuEnv); c != "" {
 		cpu, err := strconv.Atoi(c)
@@ -134,6 +143,11 @@ func serve(name string, stdin io.Reader, stdout io.Writer) error {
 	in := bufio.NewScanner(stdin)
 	for in.Scan() {
 		switch cmd := in.Text(); cmd {
+		case "profile":
+			err = writeProfile(profile)
+			if err == nil {
+				err = enc.Encode("ok")
+			}
 		case "before", "after":
 			err = enc.Encode(readStats(cmd == "before", pinned))
 		case "sql":
@@ -149,6 +163,23 @@ func serve(name string, stdin io.Reader, stdout io.Writer) error {
 		}
 	}
 	return in.Err() // stdin closed: the driver is done, or gone
+}
+
+// writeProfile writes the allocations profile to name.
+func writeProfile(name string) error {
+	if name == "" {
+		return errors.New("no " + profEnv)
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	runtime.GC() // the profile is as of the last GC
+	err = pprof.Lookup("allocs").WriteTo(f, 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // route serves the variant at POST /orders and nothing else.

@@ -190,6 +190,24 @@ func TestRefusesDifferentOutput(t *testing.T) {
 	}
 }
 
+// TestMemProfile checks that -memprofile leaves one allocation profile
+// per server, a gzipped protobuf as pprof reads.
+func TestMemProfile(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := runJSON(t, "-rounds", "1", "-phase", "100ms", "-rates", "100", "-variants", "empty,poolkit", "-memprofile", dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"empty", "poolkit"} {
+		b, err := os.ReadFile(filepath.Join(dir, v+".pprof"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) < 100 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s.pprof: %d bytes, not a gzipped profile", v, len(b))
+		}
+	}
+}
+
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-rounds", "0"}, {"-phase", "1ms"}, {"-rates", "fast"}, {"-rates", ""},
