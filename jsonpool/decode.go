@@ -46,10 +46,16 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // was not copied out, after that.
 //
 // Unmarshal accepts exactly what json.Unmarshal accepts, one JSON value
-// with optional white space around it, and produces the same value. On
-// error it returns json.Unmarshal's error, unchanged, and a nil *T; the
-// value it took goes back into p zeroed, with nothing of the failed decode
-// in it.
+// with optional white space around it, and produces the same value. Like
+// json.Unmarshal it checks that the whole of data is valid JSON before it
+// decodes anything, so an input with trailing data ({"a":1} x, {"a":1}{})
+// runs no UnmarshalJSON method and costs a scan, not a decode; and it
+// decodes valid input once, so every UnmarshalJSON method runs exactly as
+// often as under json.Unmarshal, type errors included. (Built with
+// GOEXPERIMENT=jsonv2, json.Unmarshal itself decodes before it finds
+// trailing data; Unmarshal then does what json.Unmarshal does.) On error it
+// returns json.Unmarshal's error, unchanged, and a nil *T; the value it
+// took goes back into p zeroed, with nothing of the failed decode in it.
 //
 // Unmarshal decodes with a pooled json.Decoder, whose decoder state and
 // read buffer are reused from call to call, so in steady state it
@@ -59,14 +65,18 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // data.
 func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	v := getTarget(p)
-	if len(data) <= maxDecodeRetained && decodeFast(data, v) {
-		return v, nil
+	var err error
+	if len(data) <= maxDecodeRetained && json.Valid(data) {
+		// One valid value and white space: the pooled decoder reads
+		// exactly that value, and returns json.Unmarshal's error for it.
+		err = decodeValid(data, v)
+	} else {
+		// Invalid input, whose syntax error json.Unmarshal reports before
+		// it decodes anything, or a document too large for a pooled
+		// decoder.
+		err = json.Unmarshal(data, v)
 	}
-	// The pooled decoder failed, or stopped before the end of data. Decode
-	// again with json.Unmarshal, the reference, so that the caller gets its
-	// error exactly, Offset included, and for any input on which the two
-	// might disagree, its result.
-	if err := json.Unmarshal(data, zero(v)); err != nil {
+	if err != nil {
 		p.Put(zero(v))
 		return nil, err
 	}
@@ -113,13 +123,17 @@ var decoders = pool.New(func() *decoder {
 	return d
 })
 
-// decodeFast decodes data into v with a pooled json.Decoder and reports
-// whether it succeeded on all of data. It puts the decoder back only when
-// the decoder is exactly as a fresh one would be but for its reused
-// buffers: it read all of data and stopped at the end of the value, so it
-// holds nothing unread, and it met no error, which a json.Decoder would
-// keep and return from every later call.
-func decodeFast(data []byte, v any) bool {
+// decodeValid decodes data, which json.Valid accepted, into v with a pooled
+// json.Decoder, and returns the decoder's error. For one valid value the
+// decoder does what json.Unmarshal does after its validity check: it
+// decodes the value once, from offset 0 of a buffer holding data's bytes
+// (so error offsets are the same), and returns the same error.
+//
+// The decoder goes back into its pool only when it is exactly as a fresh
+// one would be but for its reused buffers: it read all of data and stopped
+// at the end of the value, so it holds nothing unread, and it met no
+// error, which a json.Decoder may keep and return from every later call.
+func decodeValid(data []byte, v any) error {
 	body := trimRightSpace(data)
 	d := decoders.Get()
 	d.src.data = body
@@ -130,7 +144,7 @@ func decodeFast(data []byte, v any) bool {
 	if ok {
 		decoders.Put(d)
 	}
-	return ok
+	return err
 }
 
 // trimRightSpace returns b without the JSON white space at its end.
