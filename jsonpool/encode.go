@@ -133,6 +133,12 @@ func putEncoder(e *encoder) {
 // types (none for structs of strings, numbers and slices of them). Pass v
 // as a pointer: a struct passed by value is copied into an interface,
 // which allocates.
+//
+// v may share memory with dst, its spare capacity included (a []byte or
+// json.RawMessage field that is a slice of dst's array, a string made over
+// it with unsafe.String, a MarshalJSON method returning such bytes): the
+// result is still right, because encoding/json encodes all of v into a
+// buffer of its own before Marshal appends a byte to dst.
 func Marshal(dst []byte, v any) ([]byte, error) {
 	return Options{}.Marshal(dst, v)
 }
