@@ -66,3 +66,25 @@ func ExampleDecode() {
 	fmt.Println(r == nil, errors.As(err, &typeErr))
 	// Output: true true
 }
+
+func ExampleAppendEncode() {
+	// A response body built in a reused buffer: the bytes
+	// json.NewEncoder(w).Encode(v) writes, newline and HTML escaping
+	// included.
+	body := make([]byte, 0, 512)
+	body, err := jsonpool.AppendEncode(body[:0], map[string]string{"note": "a<b"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%q\n", body)
+	// Output: "{\"note\":\"a\\u003cb\"}\n"
+}
+
+func ExampleEncodeN() {
+	// The byte count an access log wants, without wrapping the writer.
+	n, err := jsonpool.EncodeN(os.Stdout, []int{1, 2, 3})
+	fmt.Println(n, err)
+	// Output:
+	// [1,2,3]
+	// 8 <nil>
+}
