@@ -22,6 +22,14 @@
 // slices and maps it held, so a copy made before Put never shares memory
 // with what the next decode writes.
 //
+// UnmarshalReuse and DecodeReuse are the opt-in exception: they decode
+// into a value the caller holds (a field of a pooled per-request scratch
+// value, say) after clearing it with Clear, which keeps the capacity of
+// its slices and maps, so that in steady state only the new strings
+// allocate. A copy of such a value shares its slices and maps with it: a
+// copy taken before the next decode into it loses its elements. For a pool
+// of such targets, make it with pool.WithReset(jsonpool.Clear[T]).
+//
 // # Engine
 //
 // jsonpool uses encoding/json and offers no path through

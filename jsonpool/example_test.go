@@ -88,3 +88,23 @@ func ExampleEncodeN() {
 	// [1,2,3]
 	// 8 <nil>
 }
+
+type order struct {
+	Customer string   `json:"customer"`
+	Items    []string `json:"items"`
+}
+
+func ExampleUnmarshalReuse() {
+	// One target, reused: Items keeps its backing array from one document
+	// to the next, and nothing of an earlier document can be read.
+	var o order
+	for _, body := range []string{`{"customer":"ann","items":["a","b","c"]}`, `{"items":["d"]}`} {
+		if err := jsonpool.UnmarshalReuse(&o, []byte(body)); err != nil {
+			panic(err)
+		}
+		fmt.Printf("%q %q, first 3 of its array: %q\n", o.Customer, o.Items, o.Items[:3])
+	}
+	// Output:
+	// "ann" ["a" "b" "c"], first 3 of its array: ["a" "b" "c"]
+	// "" ["d"], first 3 of its array: ["d" "" ""]
+}
