@@ -87,14 +87,15 @@ func TestEncodeNCountsWhatWriterTook(t *testing.T) {
 	if n != 10 || err != errShort || w.buf.Len() != 10 {
 		t.Fatalf("EncodeN to a writer taking 10 bytes = %d, %v; want 10, its error", n, err)
 	}
-	n, err = jsonpool.EncodeN(&bytes.Buffer{}, make(chan int))
+	unsupported := encodeValuesUnsupported()
+	n, err = jsonpool.EncodeN(&bytes.Buffer{}, unsupported)
 	var want *json.UnsupportedTypeError
 	if n != 0 || !errors.As(err, &want) {
 		t.Fatalf("EncodeN of a channel = %d, %v; want 0, json's UnsupportedTypeError", n, err)
 	}
-	_, wantErr := json.Marshal(make(chan int))
+	_, wantErr := json.Marshal(unsupported)
 	dst := []byte("kept")
-	got, err := jsonpool.AppendEncode(dst, make(chan int))
+	got, err := jsonpool.AppendEncode(dst, unsupported)
 	if !reflect.DeepEqual(err, wantErr) || string(got) != "kept" {
 		t.Fatalf("AppendEncode of a channel = %q, %v; want dst unchanged and %v", got, err, wantErr)
 	}
@@ -120,3 +121,7 @@ func TestAppendEncodeAllocs(t *testing.T) {
 		t.Errorf("wrote %q and %q, want %q", dst, w.String(), seedJSON+"\n")
 	}
 }
+
+// encodeValuesUnsupported returns a value encoding/json cannot encode, a
+// channel.
+func encodeValuesUnsupported() any { return []any{make(chan int)}[0] }

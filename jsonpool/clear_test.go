@@ -85,7 +85,7 @@ func TestClearRule(t *testing.T) {
 		reflect.ValueOf(v.Meta).UnsafePointer() != reflect.ValueOf(meta).UnsafePointer() {
 		t.Error("maps are not the same maps, emptied")
 	}
-	if len(v.Matrix) != 0 || cap(v.Matrix) != 2 || v.Matrix[:2][0] != nil && len(v.Matrix[:2][0]) != 0 {
+	if len(v.Matrix) != 0 || cap(v.Matrix) != 2 || len(v.Matrix[:2][0]) != 0 {
 		t.Errorf("Matrix = %v (cap %d), want len 0 with its rows emptied", v.Matrix, cap(v.Matrix))
 	}
 	if v.Fixed[0].SKU != "" || len(v.Fixed[0].Notes) != 0 || cap(v.Fixed[0].Notes) != 3 {
