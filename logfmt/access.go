@@ -30,7 +30,8 @@ import (
 // In steady state AccessLog allocates nothing per request: the
 // ResponseWriter it passes to h and the line's buffers are pooled.
 //
-// The ResponseWriter h receives implements http.Flusher (its Flush calls
+// The ResponseWriter h receives implements io.ReaderFrom (so that
+// http.ServeContent keeps net/http's sendfile path), http.Flusher (its Flush calls
 // the underlying writer's, through http.ResponseController) and
 // http.Hijacker (an error wrapping http.ErrNotSupported when the writer
 // underneath cannot hijack), and has an Unwrap method, so
@@ -162,6 +163,28 @@ func (aw *accessWriter) Write(p []byte) (int, error) {
 	aw.bytes += int64(n)
 	return n, err
 }
+
+// ReadFrom copies r to the response through the underlying writer's
+// ReadFrom when it has one, as net/http's does (sendfile for files served
+// with http.ServeContent), and counts the bytes.
+func (aw *accessWriter) ReadFrom(r io.Reader) (int64, error) {
+	if aw.status == 0 {
+		aw.status = http.StatusOK
+	}
+	var n int64
+	var err error
+	if rf, ok := aw.w.(io.ReaderFrom); ok {
+		n, err = rf.ReadFrom(r)
+	} else {
+		n, err = io.Copy(writerOnly{aw.w}, r)
+	}
+	aw.bytes += n
+	return n, err
+}
+
+// writerOnly hides every method but Write, so that io.Copy does not call
+// ReadFrom again.
+type writerOnly struct{ io.Writer }
 
 // Flush sends any buffered data to the client, as http.Flusher says,
 // through http.ResponseController so that a writer underneath that only

@@ -386,3 +386,40 @@ func TestAccessLogWithGzpool(t *testing.T) {
 		checkCommon(t, recs[0], "GET", "/big", 200, want)
 	}
 }
+
+// http.ServeContent copies through the ResponseWriter's ReadFrom; its bytes
+// are counted, whether or not the writer underneath has one.
+func TestAccessLogReadFrom(t *testing.T) {
+	content := strings.Repeat("0123456789", 5000)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := w.(io.ReaderFrom); !ok {
+			t.Error("the ResponseWriter is not an io.ReaderFrom")
+		}
+		http.ServeContent(w, r, "f.txt", time.Time{}, strings.NewReader(content))
+	})
+	var out syncBuffer
+	srv := httptest.NewServer(AccessLog(h, &out))
+	resp, err := http.Get(srv.URL + "/f.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	srv.Close()
+	if string(got) != content {
+		t.Fatalf("got %d bytes, want %d", len(got), len(content))
+	}
+	// A recorder has no ReadFrom: the fallback copies with Write.
+	rec := httptest.NewRecorder()
+	AccessLog(h, &out).ServeHTTP(rec, httptest.NewRequest("GET", "/f.txt", nil))
+	if rec.Body.String() != content {
+		t.Fatal("the fallback copy differs")
+	}
+	recs := out.lines(t)
+	if len(recs) != 2 {
+		t.Fatalf("%d lines", len(recs))
+	}
+	for _, rec := range recs {
+		checkCommon(t, rec, "GET", "/f.txt", 200, len(content))
+	}
+}
