@@ -67,7 +67,7 @@ func Clear[T any](v *T) *T {
 func UnmarshalReuse[T any](v *T, data []byte) error {
 	Clear(v)
 	var err error
-	if len(data) <= maxDecodeRetained && json.Valid(data) {
+	if len(data) <= maxDecodeRetained && isValid(data) {
 		err = decodeValid(data, v)
 	} else {
 		err = json.Unmarshal(data, v)

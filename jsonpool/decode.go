@@ -66,14 +66,15 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	v := getTarget(p)
 	var err error
-	if len(data) <= maxDecodeRetained && json.Valid(data) {
-		// One valid value and white space: the pooled decoder reads
-		// exactly that value, and returns json.Unmarshal's error for it.
+	if len(data) <= maxDecodeRetained && isValid(data) {
+		// One valid value and white space (isValid is json.Valid's
+		// check, made faster): the pooled decoder reads exactly that
+		// value, and returns json.Unmarshal's error for it.
 		err = decodeValid(data, v)
 	} else {
 		// Invalid input, whose syntax error json.Unmarshal reports before
-		// it decodes anything, or a document too large for a pooled
-		// decoder.
+		// it decodes anything, a document nested deeper than isValid
+		// checks, or one too large for a pooled decoder.
 		err = json.Unmarshal(data, v)
 	}
 	if err != nil {
