@@ -124,11 +124,11 @@ var decoders = pool.New(func() *decoder {
 	return d
 })
 
-// decodeValid decodes data, which json.Valid accepted, into v with a pooled
+// decodeValid decodes data, which isValid accepted, into v with a pooled
 // json.Decoder, and returns the decoder's error. For one valid value the
 // decoder does what json.Unmarshal does after its validity check: it
-// decodes the value once, from offset 0 of a buffer holding data's bytes
-// (so error offsets are the same), and returns the same error.
+// decodes the value once and returns the same error, its offset corrected
+// for the white space before the value.
 //
 // The decoder goes back into its pool only when it is exactly as a fresh
 // one would be but for its reused buffers: it read all of data and stopped
@@ -136,6 +136,13 @@ var decoders = pool.New(func() *decoder {
 // error, which a json.Decoder may keep and return from every later call.
 func decodeValid(data []byte, v any) error {
 	body := trimRightSpace(data)
+	// The decoder reads from the value's first byte: encoding/json v1
+	// counts the offsets of its errors from the start of what it read,
+	// and v2 (GOEXPERIMENT=jsonv2) from the value's start in either case.
+	// Adding the white space cut here gives json.Unmarshal's offsets in
+	// both.
+	lead := len(body) - len(trimLeftSpace(body))
+	body = body[lead:]
 	d := decoders.Get()
 	d.src.data = body
 	start := d.dec.InputOffset()
@@ -145,7 +152,23 @@ func decodeValid(data []byte, v any) error {
 	if ok {
 		decoders.Put(d)
 	}
+	if te, isType := err.(*json.UnmarshalTypeError); isType {
+		te.Offset += int64(lead)
+	}
 	return err
+}
+
+// trimLeftSpace returns b without the JSON white space at its start.
+func trimLeftSpace(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[0] {
+		case ' ', '\t', '\n', '\r':
+			b = b[1:]
+		default:
+			return b
+		}
+	}
+	return b
 }
 
 // trimRightSpace returns b without the JSON white space at its end.
