@@ -46,6 +46,7 @@ type row struct {
 	procs int // GOMAXPROCS of the runs; 0 for serial cases
 
 	ns, allocs, bytes []float64 // one entry per completed run
+	iters             []int     // the final N of each completed run
 	cold              uint64
 	coldDone          bool
 	err               error
@@ -70,7 +71,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
 	count := fs.Int("count", defaultCount, "run each case `n` times; the table shows the median")
 	benchtime := fs.String("benchtime", defaultBenchtime.String(), "time (or iteration count, 1000x) of each run, as go test -benchtime")
 	cpu := fs.String("cpu", "", "comma-separated GOMAXPROCS `list` for the parallel cases (default: the current GOMAXPROCS)")
-	format := fs.String("format", "text", "output `format`: text, markdown, csv or json")
+	format := fs.String("format", "text", "output `format`: text, markdown, csv, json, or benchfmt (go test -bench lines, one per run, for benchstat)")
 	clock := fs.String("clock", "wall", "what ns/op measures: `wall` time, as go test does, or the process's cpu time per op "+
 		"(steadier on a machine busy with other work; counts GC work on every core)")
 	html := fs.String("html", "", "also write a self-contained HTML page with a chart of the speed-ups to `file`")
@@ -123,9 +124,9 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
 		}
 	}
 	switch cfg.format {
-	case "text", "markdown", "csv", "json":
+	case "text", "markdown", "csv", "json", "benchfmt":
 	default:
-		return nil, fmt.Errorf("-format: unknown format %q (want text, markdown, csv or json)", cfg.format)
+		return nil, fmt.Errorf("-format: unknown format %q (want text, markdown, csv, json or benchfmt)", cfg.format)
 	}
 	return cfg, nil
 }
@@ -286,6 +287,7 @@ measure:
 			r.ns = append(r.ns, elapsed/float64(res.N))
 			r.allocs = append(r.allocs, a)
 			r.bytes = append(r.bytes, b)
+			r.iters = append(r.iters, res.N)
 		}
 	}
 	runtime.GOMAXPROCS(defaultProcs)

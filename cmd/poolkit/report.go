@@ -60,6 +60,10 @@ type reportRow struct {
 	Published   *pubRow   `json:"published"`       // the article's figure
 	Footnote    string    `json:"footnote"`        // changes made to the article's code
 	Error       string    `json:"error,omitempty"` // why the row stopped early
+
+	// Per run, for -format benchfmt: the final N and the bytes per op.
+	itersRuns []int
+	bytesRuns []float64
 }
 
 type pubRow struct {
@@ -103,6 +107,9 @@ func buildReport(rows []*row, cfg *benchConfig, elapsed time.Duration) *report {
 			Runs:     len(r.ns),
 			NsRuns:   r.ns,
 			Footnote: r.c.Footnote,
+
+			itersRuns: r.iters,
+			bytesRuns: r.bytes,
 		}
 		if rr.NsRuns == nil {
 			rr.NsRuns = []float64{}
@@ -169,6 +176,8 @@ func writeReport(w io.Writer, rep *report, format string) error {
 		return enc.Encode(rep)
 	case "csv":
 		return writeCSV(w, rep)
+	case "benchfmt":
+		return writeBenchfmt(w, rep)
 	case "markdown":
 		return writeTable(w, rep, true)
 	default:
