@@ -57,7 +57,10 @@ func Clear[T any](v *T) *T {
 // (whose own slices and maps have kept their room), and adds map entries to
 // the emptied maps; in steady state, once capacities have grown to the
 // largest document, a decode allocates only the new strings (one per
-// non-empty string value or map key without escapes). The result equals
+// non-empty string value or map key without escapes), and, for each JSON
+// object decoded into a Go map, encoding/json v1's own holders: one for
+// the object's values and one per key. (Built with GOEXPERIMENT=jsonv2 the
+// counts are the v2 engine's.) The result equals
 // json.Unmarshal's into a fresh value, except that slices and maps the
 // document leaves out are empty rather than nil (see Clear).
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/jsonpool"
+	"github.com/poolkit/poolkit/pool"
 )
 
 type reuseItem struct {
@@ -428,4 +429,29 @@ func TestUnmarshalReuseAllocatesExactlyTheStrings(t *testing.T) {
 			t.Fatalf("reused target differs from json.Unmarshal's: %v", err)
 		}
 	}
+}
+
+// The recipe the docs give: a pool whose reset is Clear hands back values
+// that hold nothing of their last use but keep their capacity.
+func TestClearAsPoolReset(t *testing.T) {
+	p := pool.New(func() *purchase { return new(purchase) }, pool.WithReset(jsonpool.Clear[purchase]))
+	for i := 0; i < 100; i++ {
+		v := p.Get()
+		if v.Customer != "" || len(v.Items) != 0 || len(v.Labels) != 0 {
+			t.Fatalf("Get returned %+v, want a cleared value", *v)
+		}
+		for _, it := range v.Items[:cap(v.Items)] {
+			if it.SKU != "" || len(it.Tags) != 0 {
+				t.Fatalf("a cleared value holds %+v beyond its length", it)
+			}
+		}
+		if cap(v.Items) > 0 {
+			return // reused, cleared, capacity kept
+		}
+		if err := jsonpool.UnmarshalReuse(v, []byte(`{"customer":"c","items":[{"sku":"s","tags":["t"]}],"labels":{"a":"b"}}`)); err != nil {
+			t.Fatal(err)
+		}
+		p.Put(v)
+	}
+	t.Fatal("the pool never handed a value back with its capacity")
 }
