@@ -47,7 +47,12 @@ import (
 // innermost, gzpool.Handler(AccessLog(h)) counts the uncompressed body h
 // wrote. The duration of the outer order includes the compression. Put
 // AccessLog outside to log what the client received.
+//
+// AccessLog panics if h or out is nil.
 func AccessLog(h http.Handler, out io.Writer) http.Handler {
+	if h == nil || out == nil {
+		panic("logfmt.AccessLog: nil handler or writer")
+	}
 	return &accessHandler{h: h, out: out}
 }
 
