@@ -1,6 +1,6 @@
 module github.com/poolkit/poolkit/benchmarks
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/NYTimes/gziphandler v1.1.1
@@ -13,22 +13,25 @@ require (
 	github.com/tsenart/vegeta/v12 v12.13.0
 	github.com/valyala/bytebufferpool v1.0.0
 	go.uber.org/zap v1.27.0
-	golang.org/x/sys v0.41.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+	golang.org/x/sys v0.48.0
 )
 
 require (
 	filippo.io/edwards25519 v1.1.0 // indirect
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/influxdata/tdigest v0.0.1 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mattn/go-isatty v0.0.19 // indirect
 	github.com/rs/dnscache v0.0.0-20230804202142-fc85eb664529 // indirect
-	github.com/stretchr/testify v1.9.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
-	golang.org/x/net v0.27.0 // indirect
-	golang.org/x/sync v0.19.0 // indirect
-	golang.org/x/text v0.16.0 // indirect
+	golang.org/x/net v0.59.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )
 
 replace github.com/poolkit/poolkit => ../
+
+tool golang.org/x/perf/cmd/benchstat
