@@ -84,6 +84,10 @@ func classify(s Sample, user UserCode, src func(string, int64) (string, bool)) r
 	case strings.HasPrefix(op, "concatstring") || strings.HasPrefix(op, "concatbyte") ||
 		(haveSrc && concatExpr.MatchString(line)):
 		return ruleConcat
+	case haveSrc && bufferDecl.MatchString(line):
+		// A bytes.Buffer or strings.Builder made per call that escapes
+		// (var buf bytes.Buffer moved to the heap, new(bytes.Buffer)).
+		return ruleBuffer
 	case !haveSrc && (op == "convTslice" || (op == "" && size == 24)):
 		return rulePutBoxUnsure
 	}
@@ -92,10 +96,11 @@ func classify(s Sample, user UserCode, src func(string, int64) (string, bool)) r
 
 // Source patterns of the allocations a user's own line makes.
 var (
-	putCall    = regexp.MustCompile(`\.Put\(`)                         // a pool's Put
-	makeSlice  = regexp.MustCompile(`\bmake\(\[\]`)                    // make([]E, n)
-	appendCall = regexp.MustCompile(`\bappend\(`)                      // append growing a slice
-	concatExpr = regexp.MustCompile(`\+=|\+\s*["'\x60]|["'\x60]\s*\+`) // string concatenation
+	putCall    = regexp.MustCompile(`\.Put\(`)                                // a pool's Put
+	makeSlice  = regexp.MustCompile(`\bmake\(\[\]`)                           // make([]E, n)
+	appendCall = regexp.MustCompile(`\bappend\(`)                             // append growing a slice
+	bufferDecl = regexp.MustCompile(`\bbytes\.Buffer\b|\bstrings\.Builder\b`) // a buffer made per call
+	concatExpr = regexp.MustCompile(`\+=|\+\s*["'\x60]|["'\x60]\s*\+`)        // string concatenation
 )
 
 // libraryRule matches a library function the user's code called.

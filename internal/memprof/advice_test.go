@@ -28,6 +28,7 @@ func TestAdvice(t *testing.T) {
 		"app.go:30": "\tv := &T{}",
 		"app.go:40": "\tq := \"SELECT * FROM t WHERE id = \" + id",
 		"app.go:50": "\tname := first + \" \" + last",
+		"app.go:60": "\tvar buf bytes.Buffer",
 	}
 	lines := func(file string, n int64) (string, bool) {
 		l, ok := src[file+":"+strconv.FormatInt(n, 10)]
@@ -53,6 +54,7 @@ func TestAdvice(t *testing.T) {
 		{"new object", stack("main.h app.go:30"), 48, true, "", "main.h"},
 		{"concat query", stack("main.h app.go:40"), 48, true, "sqlinterp", "main.h"},
 		{"concat", stack("main.h app.go:50"), 48, true, "bytebuf", "main.h"},
+		{"buffer per call", stack("main.h app.go:60"), 48, true, "bytebuf", "main.h"},
 		{"inside poolkit", stack("github.com/poolkit/poolkit/bytebuf.(*Pool).Get x:1", "main.h app.go:1"), 64, true, "", "github.com/poolkit/poolkit/bytebuf.(*Pool).Get"},
 		{"third party in between", stack("bytes.growSlice x:1", "github.com/gin-gonic/gin.(*Context).Render x:2", "main.h app.go:1"), 64, true, "bytebuf", "bytes.growSlice"},
 	} {
