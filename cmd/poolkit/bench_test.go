@@ -7,11 +7,10 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/internal/workloads"
 )
@@ -30,8 +29,7 @@ import (
 // between Put and Get misses the object Put left in the first P's private
 // slot, and on a busy machine that happens at random.
 func TestBench(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	pooltest.PinGC(t)
 	cfg, err := parseBenchFlags([]string{"-count", "1", "-benchtime", "10ms", "-cpu", "1,2", "-progress=false"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
