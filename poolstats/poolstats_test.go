@@ -3,6 +3,7 @@ package poolstats_test
 import (
 	"encoding/json"
 	"expvar"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -16,6 +17,9 @@ import (
 )
 
 type request struct{ body []byte }
+
+// run numbers the runs of the tests that publish, for -count.
+var run int
 
 // serveVars serves expvar's /debug/vars on 127.0.0.1 and returns its URL.
 func serveVars(t *testing.T) string {
@@ -65,9 +69,12 @@ func TestPublishExpvar(t *testing.T) {
 		pool.WithKeep(func(r *request) bool { return cap(r.body) <= 1024 }))
 	var buffers bytebuf.Pool
 	var ids slicepool.Pool[int]
-	poolstats.Publish("requests", requests)
-	poolstats.Publish("buffers", &buffers)
-	poolstats.Publish("ids", &ids)
+	// Names are published once per process: -count=2 runs need new ones.
+	run++
+	name := func(n string) string { return fmt.Sprintf("%s-%d", n, run) }
+	poolstats.Publish(name("requests"), requests)
+	poolstats.Publish(name("buffers"), &buffers)
+	poolstats.Publish(name("ids"), &ids)
 	url := serveVars(t)
 
 	// requests: 1 miss, 9 hits, then a request that grew too big.
@@ -101,15 +108,15 @@ func TestPublishExpvar(t *testing.T) {
 			MaxSize: bytebuf.MaxRetainedCap},
 		"ids": {Kind: "slicepool", Gets: 5, Puts: 6, News: 1, Drops: 1, HitRatio: 0.8},
 	}
-	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("%s: /debug/vars has %+v\nwant %+v", name, got[name], w)
+	for n, w := range want {
+		if got[name(n)] != w {
+			t.Errorf("%s: /debug/vars has %+v\nwant %+v", name(n), got[name(n)], w)
 		}
 	}
 
 	// The counts are live: more traffic shows on the next scrape.
 	requests.Put(requests.Get())
-	if c := scrapeVars(t, url)["requests"]; c.Gets != 12 || c.Puts != 12 {
+	if c := scrapeVars(t, url)[name("requests")]; c.Gets != 12 || c.Puts != 12 {
 		t.Errorf("after one more Get and Put: %+v", c)
 	}
 }
@@ -136,13 +143,15 @@ func TestPublishErrors(t *testing.T) {
 	}
 	t.Run("duplicate", func(t *testing.T) {
 		var p bytebuf.Pool
-		poolstats.Publish("twice", &p)
+		run++
+		twice := fmt.Sprintf("twice-%d", run)
+		poolstats.Publish(twice, &p)
 		defer func() {
-			if msg, _ := recover().(string); !strings.Contains(msg, `a pool named "twice" is already published`) {
+			if msg, _ := recover().(string); !strings.Contains(msg, fmt.Sprintf("a pool named %q is already published", twice)) {
 				t.Errorf("panic %q", msg)
 			}
 		}()
-		poolstats.Publish("twice", &p)
+		poolstats.Publish(twice, &p)
 	})
 }
 
