@@ -26,15 +26,17 @@ type hotService struct {
 	src  string // its main.go, absolute
 }
 
-// startHotService builds testdata/hotpaths and starts it on 127.0.0.1.
-func startHotService(t *testing.T, args ...string) *hotService {
+// startHotService builds testdata/hotpaths with the go build flags and
+// starts it on 127.0.0.1.
+func startHotService(t *testing.T, flags ...string) *hotService {
 	t.Helper()
 	needGo(t)
 	bin := filepath.Join(t.TempDir(), "hotpaths")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/hotpaths").CombinedOutput(); err != nil {
+	args := append(append([]string{"build", "-o", bin}, flags...), "./testdata/hotpaths")
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		t.Fatalf("building testdata/hotpaths: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -107,13 +109,14 @@ func hotLines(t *testing.T, src string) map[int64]string {
 
 // checkSites checks that every hot line is a site in the report, with
 // its package in the advice and, when rates is set, a positive rate.
-func checkSites(t *testing.T, rep profileJSON, src string, rates bool) {
+// file is the source's name as the profile gives it.
+func checkSites(t *testing.T, rep profileJSON, src, file string, rates bool) {
 	t.Helper()
 	want := hotLines(t, src)
 	found := map[int64]bool{}
 	for _, s := range rep.Sites {
 		pkg, hot := want[s.Line]
-		if s.File != src || !hot {
+		if s.File != file || !hot {
 			continue
 		}
 		found[s.Line] = true
@@ -175,7 +178,7 @@ func TestAllocsProfile(t *testing.T) {
 	if rep.SampleRate != 512 {
 		t.Errorf("sample_rate_bytes %d, want the 512 the service set", rep.SampleRate)
 	}
-	checkSites(t, rep, svc.src, true)
+	checkSites(t, rep, svc.src, svc.src, true)
 
 	// makePerCall makes one 512-byte slice per call: its estimated rate
 	// must agree with the calls the service counted over the window.
@@ -260,7 +263,7 @@ func TestAllocsProfile(t *testing.T) {
 		if !rep.Totals || rep.DurationSeconds != 0 {
 			t.Errorf("totals %v, duration_seconds %v", rep.Totals, rep.DurationSeconds)
 		}
-		checkSites(t, rep, svc.src, false)
+		checkSites(t, rep, svc.src, svc.src, false)
 		code, text, _ := runIn(t, ".", "allocs", "-profile", file)
 		if code != 0 || !strings.Contains(text, "TOTALS since the process started") {
 			t.Errorf("exit %d, text does not say totals:\n%s", code, text)
@@ -290,6 +293,33 @@ func TestAllocsProfile(t *testing.T) {
 			t.Errorf("/debug/pprof/: exit %d, stderr %q", code, errOut)
 		}
 	})
+}
+
+// TestSourceLinesTrimpath checks that the rules that read the source
+// find it when the service was built with -trimpath, which names files by
+// import path, and poolkit runs in the service's source tree.
+func TestSourceLinesTrimpath(t *testing.T) {
+	src := newSourceLines()
+	want := hotLines(t, "testdata/hotpaths/main.go")
+	for _, file := range []string{
+		"github.com/poolkit/poolkit/cmd/poolkit/testdata/hotpaths/main.go", // -trimpath
+		"testdata/hotpaths/main.go",
+	} {
+		for n := range want {
+			if line, ok := src.line(file, n); !ok || !strings.Contains(line, "// hot: ") {
+				t.Errorf("line(%q, %d) = %q, %v", file, n, line, ok)
+			}
+		}
+	}
+	if _, ok := src.line("example.com/elsewhere/main.go", 1); ok {
+		t.Error("took this directory's main.go for another package's")
+	}
+	if line, ok := src.line("github.com/poolkit/poolkit/cmd/poolkit/main.go", 1); !ok || !strings.HasPrefix(line, "// Command poolkit") {
+		t.Errorf("this package's own main.go by import path: %q, %v", line, ok)
+	}
+	if _, ok := src.line("testdata/hotpaths/main.go", 100000); ok {
+		t.Error("found a line past the end")
+	}
 }
 
 func readTestProfile(t *testing.T, file string) *profile.Profile {

@@ -366,9 +366,20 @@ func newSourceLines() sourceLines { return sourceLines{} }
 func (s sourceLines) line(file string, n int64) (string, bool) {
 	lines, ok := s[file]
 	if !ok {
-		if fi, err := os.Stat(file); err == nil && fi.Mode().IsRegular() && fi.Size() < 8<<20 {
-			if b, err := os.ReadFile(file); err == nil {
-				lines = strings.Split(string(b), "\n")
+		lines = readLines(file)
+		if lines == nil && !filepath.IsAbs(file) {
+			// A binary built with -trimpath names its files by import
+			// path ("example.com/svc/api/handler.go"): try the path's
+			// tails under the working directory, a bare file name only
+			// when the working directory has the name of its package's
+			// directory, so that a main.go here is not taken for another.
+			parts := strings.Split(filepath.ToSlash(file), "/")
+			wd, _ := os.Getwd()
+			for i := 1; i < len(parts) && lines == nil; i++ {
+				if i == len(parts)-1 && filepath.Base(wd) != parts[i-1] {
+					break
+				}
+				lines = readLines(filepath.FromSlash(strings.Join(parts[i:], "/")))
 			}
 		}
 		s[file] = lines
@@ -377,6 +388,20 @@ func (s sourceLines) line(file string, n int64) (string, bool) {
 		return "", false
 	}
 	return lines[n-1], true
+}
+
+// readLines returns the lines of a regular file of a source file's size,
+// nil if there is none.
+func readLines(file string) []string {
+	fi, err := os.Stat(file)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 8<<20 {
+		return nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	return strings.Split(string(b), "\n")
 }
 
 // shortPath shows a standard-library file as $GOROOT/src/… (the

@@ -174,7 +174,7 @@ func adviseSite(site *Site, user UserCode, src func(string, int64) (string, bool
 		}
 	}
 	query := false
-	if best == ruleSplit || best == ruleConcat {
+	if best == ruleSplit || best == ruleConcat || best == ruleFmt {
 		line := ""
 		if src != nil {
 			line, _ = src(site.User.File, site.User.Line)
@@ -203,6 +203,10 @@ func adviceFor(r rule, query bool, site *Site) Advice {
 		return Advice{"logfmt", "logfmt: a log line formatted per record; " +
 			"logfmt.Line or logfmt.NewHandler (log/slog) write it with 0 allocations"}
 	case ruleFmt:
+		if query {
+			return Advice{"sqlinterp", "sqlinterp: a query is formatted with fmt.Sprintf per call; " +
+				"sqlinterp.Append interpolates ? placeholders into a reused buffer with 0 allocations, escaping the values"}
+		}
 		return Advice{"logfmt or bytebuf", "logfmt or bytebuf: fmt.Sprintf allocates its result and boxes its arguments; " +
 			"for a log line use logfmt.Line, otherwise bytebuf's Append* appenders into a pooled buffer"}
 	case ruleTime:

@@ -29,6 +29,7 @@ func TestAdvice(t *testing.T) {
 		"app.go:40": "\tq := \"SELECT * FROM t WHERE id = \" + id",
 		"app.go:50": "\tname := first + \" \" + last",
 		"app.go:60": "\tvar buf bytes.Buffer",
+		"app.go:70": "\tq := fmt.Sprintf(\"SELECT name FROM users WHERE id = %d\", id)",
 	}
 	lines := func(file string, n int64) (string, bool) {
 		l, ok := src[file+":"+strconv.FormatInt(n, 10)]
@@ -55,6 +56,8 @@ func TestAdvice(t *testing.T) {
 		{"concat query", stack("main.h app.go:40"), 48, true, "sqlinterp", "main.h"},
 		{"concat", stack("main.h app.go:50"), 48, true, "bytebuf", "main.h"},
 		{"buffer per call", stack("main.h app.go:60"), 48, true, "bytebuf", "main.h"},
+		{"query by Sprintf", stack("fmt.Sprintf x:1", "main.h app.go:70"), 48, true, "sqlinterp", "fmt.Sprintf"},
+		{"Sprintf", stack("fmt.Sprintf x:1", "main.h app.go:1"), 48, true, "logfmt or bytebuf", "fmt.Sprintf"},
 		{"inside poolkit", stack("github.com/poolkit/poolkit/bytebuf.(*Pool).Get x:1", "main.h app.go:1"), 64, true, "", "github.com/poolkit/poolkit/bytebuf.(*Pool).Get"},
 		{"third party in between", stack("bytes.growSlice x:1", "github.com/gin-gonic/gin.(*Context).Render x:2", "main.h app.go:1"), 64, true, "bytebuf", "bytes.growSlice"},
 	} {

@@ -12,14 +12,14 @@ import (
 type Site struct {
 	User   Frame
 	IsUser bool
-	// AllocIn is the function that allocated most of the site's objects:
+	// AllocIn is the function that allocated most of the site's bytes:
 	// the innermost frame outside the runtime (compress/flate.NewWriter,
 	// strings.genSplit) or, when the user's own line allocates, the runtime
 	// operation it calls (runtime.makeslice, runtime.convTslice,
 	// runtime.concatstring2, runtime.newobject).
 	AllocIn string
 	// AlsoIn are the other allocating functions under the same line,
-	// most objects first.
+	// most bytes first.
 	AlsoIn  []string
 	Objects int64
 	Bytes   int64
@@ -52,7 +52,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		site.Objects += s.Objects
 		site.Bytes += s.Bytes
 		site.samples = append(site.samples, s)
-		allocs[uf][allocIn(s.Stack, u, ok)] += s.Objects
+		allocs[uf][allocIn(s.Stack, u, ok)] += s.Bytes
 	}
 	// Functions that both split and concatenate are building a query.
 	kindsByFunc := map[string]map[rule]bool{}
