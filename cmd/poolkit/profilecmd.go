@@ -480,6 +480,13 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 			b += "/s"
 		}
 		where := fmt.Sprintf("%s  %s:%d", s.User.Func, shortPath(s.User.Func, s.User.File), s.User.Line)
+		if len(s.OtherLines) > 0 {
+			lines := make([]string, len(s.OtherLines))
+			for i, l := range s.OtherLines {
+				lines[i] = strconv.FormatInt(l, 10)
+			}
+			where += " (and " + strings.Join(lines, ", ") + ")"
+		}
 		if !s.IsUser {
 			where += "  (no frame in your code; outermost frame shown)"
 		}
@@ -524,7 +531,8 @@ type siteJSON struct {
 	Func         string   `json:"func"`
 	File         string   `json:"file"`
 	Line         int64    `json:"line"`
-	UserCode     bool     `json:"user_code"` // false: no frame in the user's code, the outermost is shown
+	OtherLines   []int64  `json:"other_lines,omitempty"` // lines of the same function the same advice covers
+	UserCode     bool     `json:"user_code"`             // false: no frame in the user's code, the outermost is shown
 	AllocIn      string   `json:"alloc_in"`
 	AlsoIn       []string `json:"also_in,omitempty"`
 	AllocsPerSec *float64 `json:"allocs_per_sec"`
@@ -543,7 +551,7 @@ func (r *profileReport) json(top int) profileJSON {
 		shown = shown[:top]
 	}
 	for _, s := range shown {
-		js := siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, UserCode: s.IsUser,
+		js := siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, OtherLines: s.OtherLines, UserCode: s.IsUser,
 			AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, Allocs: s.Objects, Bytes: s.Bytes,
 			Advice: s.Advice.Text, Package: s.Advice.Package}
 		if r.duration > 0 {

@@ -105,3 +105,32 @@ func TestSitesGroupByUserLine(t *testing.T) {
 		t.Errorf("second site %+v", s)
 	}
 }
+
+// TestSitesMerge checks that lines of one function fixed by the same
+// advice make one site, and that other advice and other functions do not
+// join it.
+func TestSitesMerge(t *testing.T) {
+	p := &Profile{Samples: []Sample{
+		{Stack: stack("compress/gzip.NewWriterLevel x:1", "main.h app.go:5"), Objects: 100, Bytes: 100 << 7},
+		{Stack: stack("compress/flate.NewWriter x:2", "compress/gzip.(*Writer).Write x:3", "main.h app.go:6"), Objects: 300, Bytes: 300 << 20},
+		{Stack: stack("compress/flate.NewWriter x:2", "compress/gzip.(*Writer).Write x:3", "main.h app.go:8"), Objects: 50, Bytes: 50 << 20},
+		{Stack: stack("bytes.growSlice x:4", "main.h app.go:7"), Objects: 70, Bytes: 70 << 10},
+		{Stack: stack("compress/gzip.NewWriterLevel x:1", "main.g app.go:20"), Objects: 10, Bytes: 10 << 7},
+	}}
+	sites := p.Sites(UserCode{}, nil)
+	if len(sites) != 3 {
+		t.Fatalf("%d sites: %+v", len(sites), sites)
+	}
+	s := sites[0]
+	if s.User.Line != 6 || s.Objects != 450 || s.Advice.Package != "gzpool" ||
+		len(s.OtherLines) != 2 || s.OtherLines[0] != 5 || s.OtherLines[1] != 8 ||
+		s.AllocIn != "compress/flate.NewWriter" || len(s.AlsoIn) != 1 {
+		t.Errorf("merged site %+v", s)
+	}
+	if s := sites[1]; s.User.Line != 7 || s.Advice.Package != "bytebuf" || len(s.OtherLines) != 0 {
+		t.Errorf("second site %+v", s)
+	}
+	if s := sites[2]; s.User.Func != "main.g" || len(s.OtherLines) != 0 {
+		t.Errorf("third site %+v", s)
+	}
+}

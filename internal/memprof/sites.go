@@ -8,7 +8,9 @@ import (
 // Site is the allocations made under one line of the user's code: the
 // first frame, counting outwards from the allocation, that UserCode calls
 // the user's. When no frame on a stack is the user's, the site is its
-// outermost frame and User is false.
+// outermost frame and IsUser is false. Lines of one function whose
+// allocations the same advice removes make one site, named by the line
+// that allocates most objects.
 type Site struct {
 	User   Frame
 	IsUser bool
@@ -24,7 +26,10 @@ type Site struct {
 	Objects int64
 	Bytes   int64
 	Advice  Advice
-	samples []Sample
+	// OtherLines are the other lines of the same function and file whose
+	// allocations the same advice removes, counted in this site.
+	OtherLines []int64
+	samples    []Sample
 }
 
 // Sites groups the profile's samples by the first user frame of their
@@ -67,14 +72,50 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 			m[r] = true
 		}
 	}
-	sites := make([]Site, 0, len(byKey))
+	// Lines of one function that the same advice fixes are one site:
+	// one fix, so that a hot path of several allocating lines does not
+	// crowd others out of the top sites.
+	type mergeKey struct {
+		fn, file string
+		advice   Advice
+	}
+	merged := map[mergeKey]*Site{}
+	mergedAllocs := map[*Site]map[string]int64{}
+	var out []*Site
 	for uf, site := range byKey {
+		site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
+		site.samples = nil
+		k := mergeKey{site.User.Func, site.User.File, site.Advice}
+		m := merged[k]
+		if m == nil || !site.IsUser || site.Advice.Package == "" {
+			if site.IsUser && site.Advice.Package != "" {
+				merged[k] = site
+			}
+			out = append(out, site)
+			mergedAllocs[site] = allocs[uf]
+			continue
+		}
+		if site.Objects > m.Objects || (site.Objects == m.Objects && site.User.Line < m.User.Line) {
+			m.OtherLines = append(m.OtherLines, m.User.Line)
+			m.User = site.User
+		} else {
+			m.OtherLines = append(m.OtherLines, site.User.Line)
+		}
+		m.OtherLines = append(m.OtherLines, site.OtherLines...)
+		m.Objects += site.Objects
+		m.Bytes += site.Bytes
+		for fn, n := range allocs[uf] {
+			mergedAllocs[m][fn] += n
+		}
+	}
+	sites := make([]Site, 0, len(out))
+	for _, site := range out {
 		type fa struct {
 			fn string
 			n  int64
 		}
 		var fns []fa
-		for fn, n := range allocs[uf] {
+		for fn, n := range mergedAllocs[site] {
 			fns = append(fns, fa{fn, n})
 		}
 		sort.Slice(fns, func(i, j int) bool {
@@ -87,8 +128,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		for _, f := range fns[1:] {
 			site.AlsoIn = append(site.AlsoIn, f.fn)
 		}
-		site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
-		site.samples = nil
+		sort.Slice(site.OtherLines, func(i, j int) bool { return site.OtherLines[i] < site.OtherLines[j] })
 		sites = append(sites, *site)
 	}
 	sort.Slice(sites, func(i, j int) bool {
