@@ -116,9 +116,11 @@ func TestSitesMerge(t *testing.T) {
 		{Stack: stack("compress/flate.NewWriter x:2", "compress/gzip.(*Writer).Write x:3", "main.h app.go:8"), Objects: 50, Bytes: 50 << 20},
 		{Stack: stack("bytes.growSlice x:4", "main.h app.go:7"), Objects: 70, Bytes: 70 << 10},
 		{Stack: stack("compress/gzip.NewWriterLevel x:1", "main.g app.go:20"), Objects: 10, Bytes: 10 << 7},
+		{Stack: stack("sync.(*Pool).pinSlow x:5", "encoding/json.Marshal x:6", "main.g app.go:20"), Objects: 1, Bytes: 1 << 20},
+		{Stack: stack("main.f app.go:30"), Objects: 5, Bytes: 5 << 5},
 	}}
 	sites := p.Sites(UserCode{}, nil)
-	if len(sites) != 3 {
+	if len(sites) != 4 {
 		t.Fatalf("%d sites: %+v", len(sites), sites)
 	}
 	s := sites[0]
@@ -130,7 +132,11 @@ func TestSitesMerge(t *testing.T) {
 	if s := sites[1]; s.User.Line != 7 || s.Advice.Package != "bytebuf" || len(s.OtherLines) != 0 {
 		t.Errorf("second site %+v", s)
 	}
-	if s := sites[2]; s.User.Func != "main.g" || len(s.OtherLines) != 0 {
-		t.Errorf("third site %+v", s)
+	if s := sites[2]; s.User.Func != "main.g" || len(s.OtherLines) != 0 || s.AllocIn != "compress/gzip.NewWriterLevel" {
+		t.Errorf("third site %+v: sync.Pool's own array is not what allocates here", s)
+	}
+	if s := sites[3]; s.User.Func != "main.f" || s.AllocIn != "main.f" || s.Advice.Text != "no rule: the line itself allocates "+
+		"(a value moved to the heap, a closure, a conversion); go build -gcflags=-m says why" {
+		t.Errorf("fourth site %+v", s)
 	}
 }

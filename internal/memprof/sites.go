@@ -83,6 +83,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	mergedAllocs := map[*Site]map[string]int64{}
 	var out []*Site
 	for uf, site := range byKey {
+		site.AllocIn, site.AlsoIn = allocatingFuncs(allocs[uf])
 		site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
 		site.samples = nil
 		k := mergeKey{site.User.Func, site.User.File, site.Advice}
@@ -101,7 +102,6 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		} else {
 			m.OtherLines = append(m.OtherLines, site.User.Line)
 		}
-		m.OtherLines = append(m.OtherLines, site.OtherLines...)
 		m.Objects += site.Objects
 		m.Bytes += site.Bytes
 		for fn, n := range allocs[uf] {
@@ -110,24 +110,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	}
 	sites := make([]Site, 0, len(out))
 	for _, site := range out {
-		type fa struct {
-			fn string
-			n  int64
-		}
-		var fns []fa
-		for fn, n := range mergedAllocs[site] {
-			fns = append(fns, fa{fn, n})
-		}
-		sort.Slice(fns, func(i, j int) bool {
-			if fns[i].n != fns[j].n {
-				return fns[i].n > fns[j].n
-			}
-			return fns[i].fn < fns[j].fn
-		})
-		site.AllocIn = fns[0].fn
-		for _, f := range fns[1:] {
-			site.AlsoIn = append(site.AlsoIn, f.fn)
-		}
+		site.AllocIn, site.AlsoIn = allocatingFuncs(mergedAllocs[site])
 		sort.Slice(site.OtherLines, func(i, j int) bool { return site.OtherLines[i] < site.OtherLines[j] })
 		sites = append(sites, *site)
 	}
@@ -145,6 +128,37 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		return a.User.Line < b.User.Line
 	})
 	return sites
+}
+
+// allocatingFuncs returns the function that allocated most bytes and the
+// others, most bytes first. sync.Pool's own bookkeeping (the per-P
+// arrays it makes again after each GC) comes last: it is not what the
+// user's line asked for.
+func allocatingFuncs(bytes map[string]int64) (string, []string) {
+	type fa struct {
+		fn   string
+		n    int64
+		pool bool
+	}
+	var fns []fa
+	for fn, n := range bytes {
+		fns = append(fns, fa{fn, n, FuncPackage(fn) == "sync"})
+	}
+	sort.Slice(fns, func(i, j int) bool {
+		a, b := fns[i], fns[j]
+		if a.pool != b.pool {
+			return !a.pool
+		}
+		if a.n != b.n {
+			return a.n > b.n
+		}
+		return a.fn < b.fn
+	})
+	var also []string
+	for _, f := range fns[1:] {
+		also = append(also, f.fn)
+	}
+	return fns[0].fn, also
 }
 
 // userFrame returns the index of the first user frame on stack, innermost
