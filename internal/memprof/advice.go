@@ -245,6 +245,9 @@ func adviceFor(r rule, query bool, site *Site) Advice {
 	case rulePoolkit:
 		return Advice{"", "no rule: the allocation is inside poolkit itself (a pool miss or a result the caller keeps)"}
 	}
+	if site.AllocIn == "sync.(*Pool).pinSlow" {
+		return Advice{"", "no rule: sync.Pool makes its per-P arrays again after every GC; a cost of the pool, not of your code"}
+	}
 	if site.IsUser && site.AllocIn == site.User.Func {
 		return Advice{"", "no rule: the line itself allocates (a value moved to the heap, a closure, a conversion); " +
 			"go build -gcflags=-m says why"}
