@@ -126,6 +126,24 @@ func TestBench(t *testing.T) {
 	if err := json.Unmarshal(j.Bytes(), &back); err != nil || len(back.Rows) != len(rep.Rows) {
 		t.Errorf("json does not round-trip: %v, %d rows", err, len(back.Rows))
 	}
+	var bf bytes.Buffer
+	if err := writeReport(&bf, rep, "benchfmt"); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]int{}
+	for _, l := range strings.Split(bf.String(), "\n") {
+		if name, _, ok := strings.Cut(l, "\t"); ok && strings.HasPrefix(name, "Benchmark") {
+			names[name]++
+		}
+	}
+	if len(names) != len(rep.Rows) {
+		t.Errorf("benchfmt names %d benchmarks, want one per row, %d:\n%s", len(names), len(rep.Rows), bf.String())
+	}
+	for name, n := range names {
+		if n != 1 {
+			t.Errorf("benchfmt has %d lines for %s, want one per run (-count 1)", n, name)
+		}
+	}
 	var page bytes.Buffer
 	writeHTML(&page, rep)
 	p := page.String()

@@ -248,7 +248,7 @@ func sliceKit2() error {
 	return err
 }
 
-func init() {
+func registerCore() {
 	registerReplicate(5,
 		&Figure{NsPerOp: 76.7, AllocsPerOp: 1, Source: srcReplicate + "; summary table, BenchmarkReplicateStrNTimes"},
 		&Figure{NsPerOp: 30.6, AllocsPerOp: 0, Source: srcReplicate + "; summary table, BenchmarkReplicateStrNTimesWithPool"},

@@ -215,7 +215,7 @@ var warmGzpool = sync.OnceFunc(func() {
 const gunzipSeedNote = "Two bugs fixed: the consumed input (as for the naive case: the article's 96.8 ns " +
 	"is the io.EOF path), and the use-after-Put of gr.buf.Bytes(), now copied before Put (one allocation)."
 
-func init() {
+func registerGzip() {
 	w := "gzip"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,

@@ -246,7 +246,7 @@ const studentSeedNote = "As published but for error checks. The pooled Student i
 const studentKitNote = "The one allocation is the Name string; json.Unmarshal's four allocations of decoder " +
 	"state are gone (jsonpool reuses a pooled json.Decoder). The time is the 1024-number array either way."
 
-func init() {
+func registerJSON() {
 	w := "json encode stream"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,
