@@ -13,6 +13,10 @@ import (
 // Options describes the server session a query is interpolated for. The zero
 // value suits a MySQL or MariaDB session with the default sql_mode and UTC
 // times, with no size limit.
+//
+// No Options make a query with a ? after an executable comment (/*!, /*M!,
+// /*+), after "--" and a byte from 0x7F up, or after a NUL byte acceptable:
+// see "Refused queries" in the package documentation.
 type Options struct {
 	// Location is the time zone time.Time arguments are written in; nil
 	// means UTC. It should match the zone the server interprets DATETIME
@@ -43,6 +47,11 @@ type Options struct {
 // json.RawMessage (see the package documentation); other types are an
 // error. The query's placeholders and len(args) must match.
 //
+// A query that breaks the package's rule (see "Refused queries" in the
+// package documentation) is a *QueryError: any ? anywhere after an
+// executable comment (/*!, /*!50700, /*M!, /*+), after "--" followed by a
+// byte from 0x7F up, or after a NUL byte; a ? right after @ or \.
+//
 // Append does not keep dst or args and holds no state of its own, so calls
 // with distinct dst may run concurrently. It allocates only when dst lacks the
 // capacity for the result, and then grows it once to an estimate of the
@@ -51,6 +60,9 @@ type Options struct {
 // that is a *CountError, *ArgError, *SizeError or *QueryError.
 func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte, error) {
 	start := len(dst)
+	if err := checkNUL(query); err != nil {
+		return dst, err
+	}
 	if need := estimate(query, args); cap(dst)-start < need {
 		dst = slices.Grow(dst, need)
 	}
@@ -90,8 +102,12 @@ func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte
 // CountPlaceholders returns the number of ? placeholders in query, read as
 // Append reads it with the same Options: those in code, not in quoted parts
 // or comments. A driver can report it as its statements' NumInput. The
-// error is a *QueryError when the query cannot be read reliably.
+// error is a *QueryError when the query breaks the rule in the package
+// documentation (a ? after an executable comment, for instance).
 func CountPlaceholders(query string, opts Options) (int, error) {
+	if err := checkNUL(query); err != nil {
+		return 0, err
+	}
 	return countFrom(query, 0, &opts)
 }
 
@@ -117,6 +133,10 @@ var special = [256]bool{'?': true, '\'': true, '"': true, '`': true, '#': true, 
 
 // nextPlaceholder returns the index of the first placeholder in query at or
 // after i, which must be in code, or len(query) when there is none.
+//
+// It reads quoted parts and comments the way every MySQL and MariaDB server
+// does, and stops at the first construct that some servers read otherwise
+// (see untrusted): from there on the query must hold no ? at all.
 func nextPlaceholder(query string, i int, o *Options) (int, error) {
 	for i < len(query) {
 		c := query[i]
@@ -126,17 +146,45 @@ func nextPlaceholder(query string, i int, o *Options) (int, error) {
 		}
 		switch c {
 		case '?':
+			if i > 0 && (query[i-1] == '@' || query[i-1] == '\\') {
+				return 0, &QueryError{Offset: i, Reason: "placeholder right after " + strconv.QuoteRune(rune(query[i-1])) +
+					": @'…' is a variable name, in which a backslash escapes nothing, and \\ swallows the quote after it; put a space between them"}
+			}
 			return i, nil
 		case '\'', '"', '`':
 			i = skipQuoted(query, i, o)
 		default:
-			var err error
-			if i, err = skipComment(query, i, o); err != nil {
-				return 0, err
+			next, what := skipComment(query, i)
+			if what != "" {
+				return untrusted(query, i, what)
 			}
+			i = next
 		}
 	}
 	return len(query), nil
+}
+
+// untrusted is called at query[at], a construct that servers read
+// differently, so the query's reading from there on cannot be trusted. The
+// rule is deliberately blunt, so that a reviewer can check it at a glance:
+// any ? anywhere after it (in code, quotes or comments) makes the query an
+// error; without one, nothing after it is replaced and it is copied as is.
+func untrusted(query string, at int, what string) (int, error) {
+	if k := strings.IndexByte(query[at:], '?'); k >= 0 {
+		return 0, &QueryError{Offset: at, Reason: what + ", after which no ? may appear (there is one at byte " +
+			strconv.Itoa(at+k) + "); put placeholders before it or use a server-side prepared statement"}
+	}
+	return len(query), nil
+}
+
+// checkNUL refuses a query with a ? after a NUL byte: MariaDB ends a line
+// comment at a NUL and reads one in code as the end of the query.
+func checkNUL(query string) error {
+	if at := strings.IndexByte(query, 0); at >= 0 {
+		_, err := untrusted(query, at, "a NUL byte, which ends a -- or # comment on MariaDB")
+		return err
+	}
+	return nil
 }
 
 // skipQuoted returns the index just past the closing quote of the quoted
@@ -161,89 +209,49 @@ func skipQuoted(s string, i int, o *Options) int {
 }
 
 // skipComment is called with s[i] one of '#', '-' or '/'. It returns the
-// index past the comment that starts there, i+1 when none does, and the
-// index past the opener of an executable comment, whose contents are code.
-func skipComment(s string, i int, o *Options) (int, error) {
+// index past the comment that starts there, or i+1 when none does. When
+// servers disagree on what starts there, it returns instead a description
+// of the construct, for untrusted.
+func skipComment(s string, i int) (next int, untrusted string) {
 	switch s[i] {
 	case '-':
 		// "--" starts a comment when followed by a space or a control
-		// character, or at the end of the query. Which bytes those are
-		// depends on the connection character set (latin1 counts 0xA0 as
-		// a space), so every byte from 0x7F up counts too: reading too
-		// much as comment leaves a ? unreplaced, which the server rejects,
-		// while too little would put a value inside a comment.
-		if i+1 >= len(s) || s[i+1] != '-' || (i+2 < len(s) && s[i+2] > ' ' && s[i+2] < 0x7f) {
-			return i + 1, nil
+		// character, or at the end of the query. Whether a byte from 0x7F
+		// up is one depends on the connection character set (latin1
+		// counts 0xA0 as a space, utf8mb4 does not).
+		if i+1 >= len(s) || s[i+1] != '-' {
+			return i + 1, ""
+		}
+		if i+2 < len(s) {
+			if c := s[i+2]; c >= 0x7f {
+				return i, "\"--\" followed by a byte from 0x7F up, a comment in some character sets and not in others"
+			} else if c > ' ' {
+				return i + 1, ""
+			}
 		}
 		fallthrough
 	case '#':
-		for i < len(s) && s[i] != '\n' {
-			i++
+		if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+			return i + k, ""
 		}
-		return i, nil
+		return len(s), ""
 	}
 	// '/'
 	if i+1 >= len(s) || s[i+1] != '*' {
-		return i + 1, nil
+		return i + 1, ""
 	}
-	j := i + 2
-	switch {
-	case j < len(s) && s[j] == '!' && (j+1 == len(s) || !isDigit(s[j+1])):
-		return j + 1, nil // /*! … */: every MySQL and MariaDB server runs the contents
-	case j < len(s) && s[j] == '!', j+1 < len(s) && s[j] == 'M' && s[j+1] == '!':
-		// /*!50700 … */ runs only on servers of that version or later,
-		// /*M! … */ only on MariaDB; the others skip them as comments.
-		return skipConditional(s, i, o)
+	if rest := s[i+2:]; strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "M!") || strings.HasPrefix(rest, "+") {
+		// /*! … */ runs on every server, /*!50700 … */ on some versions,
+		// /*M! … */ only on MariaDB, and /*+ … */ holds optimizer hints
+		// that MySQL parses: where each ends depends on the server.
+		return i, "an executable comment (/*!, /*M! or /*+)"
 	}
-	return commentEnd(s, j), nil
+	// An ordinary comment ends at the first */: comments do not nest.
+	if k := strings.Index(s[i+2:], "*/"); k >= 0 {
+		return i + 2 + k + 2, ""
+	}
+	return len(s), ""
 }
-
-// commentEnd returns the index past the first "*/" at or after i, or len(s).
-func commentEnd(s string, i int) int {
-	if k := strings.Index(s[i:], "*/"); k >= 0 {
-		return i + k + 2
-	}
-	return len(s)
-}
-
-// skipConditional handles a comment at s[i] that some servers run and
-// others skip. The query reads the same either way only if its code ends
-// at the comment's first "*/" and holds no placeholder: otherwise a quote
-// or comment inside would make the two kinds of server disagree on where
-// literals are, and a value could land inside a literal.
-func skipConditional(s string, i int, o *Options) (int, error) {
-	end := commentEnd(s, i+2)
-	j := i + 3 // past "/*!" or "/*M"
-	for j < end {
-		c := s[j]
-		if c == '*' && j+1 < len(s) && s[j+1] == '/' {
-			j += 2
-			break
-		}
-		if !special[c] {
-			j++
-			continue
-		}
-		if c == '?' {
-			return 0, &QueryError{Offset: i, Reason: "placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"}
-		}
-		if c == '\'' || c == '"' || c == '`' {
-			j = skipQuoted(s, j, o)
-			continue
-		}
-		next, err := skipComment(s, j, o)
-		if err != nil {
-			return 0, err
-		}
-		j = next
-	}
-	if j != end {
-		return 0, &QueryError{Offset: i, Reason: "a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"}
-	}
-	return end, nil
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // estimate returns a size for the interpolated query that is exact for
 // numbers and leaves an eighth of slack for escapes in strings, so that a

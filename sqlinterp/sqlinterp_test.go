@@ -121,24 +121,26 @@ var dialectCases = []appendCase{
 		args: []driver.Value{int64(1)}, want: `SELECT 'a\', 1`},
 	{name: "dash-dash-space comment", query: "SELECT ? -- ?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 -- ?\n, 2"},
 	{name: "dash-dash-tab comment", query: "SELECT ? --\t?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\t?\n, 2"},
-	{name: "dash-dash-DEL comment", query: "SELECT ? --\x7f?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\x7f?\n, 2"},
-	// latin1 counts 0xA0 (no-break space) as a space; every byte from 0x80
-	// up is read as one, since reading too little as comment is unsafe.
-	{name: "dash-dash-NBSP comment", query: "SELECT ? --\xa0?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\xa0?\n, 2"},
+	// -- before DEL or a byte from 0x80 up is a comment in some character
+	// sets (latin1 counts 0xA0 as a space) and not in others: no ? may
+	// follow, and what precedes is replaced.
+	{name: "dash-dash-DEL", query: "SELECT ? --\x7f\n, 2", args: []driver.Value{int64(1)}, want: "SELECT 1 --\x7f\n, 2"},
+	{name: "dash-dash-NBSP", query: "SELECT ? --\xa0\n, 2", args: []driver.Value{int64(1)}, want: "SELECT 1 --\xa0\n, 2"},
 	{name: "dash-dash at end", query: "SELECT ? --", args: []driver.Value{int64(1)}, want: "SELECT 1 --"},
 	{name: "dash-dash without space is two minuses", query: "SELECT 1--?", args: []driver.Value{int64(-1)}, want: "SELECT 1---1"},
 	{name: "hash comment", query: "SELECT ? # ?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 # ?\n, 2"},
 	{name: "block comment", query: "SELECT ? /* ? ' */, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 /* ? ' */, 2"},
 	{name: "unclosed block comment", query: "SELECT ? /* ?", args: []driver.Value{int64(1)}, want: "SELECT 1 /* ?"},
 	{name: "slash is division", query: "SELECT ?/?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1/2"},
-	{name: "executable comment is code", query: "SELECT 1 /*! , ? */", args: []driver.Value{int64(2)}, want: "SELECT 1 /*! , 2 */"},
-	{name: "unversioned executable comment holds a string", query: "SELECT 1 /*! , '*/' */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*! , '*/' */, 2"},
-	// Version-conditional comments run on some servers and not others;
-	// they are fine when both read the query alike.
-	{name: "versioned comment", query: "SELECT /*!40001 SQL_NO_CACHE */ ?", args: []driver.Value{int64(2)}, want: "SELECT /*!40001 SQL_NO_CACHE */ 2"},
-	{name: "versioned comment with a string", query: "SELECT 1 /*!50003 , 'x' */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*!50003 , 'x' */, 2"},
-	{name: "MariaDB comment", query: "SELECT 1 /*M!100100 , 3 */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*M!100100 , 3 */, 2"},
-	{name: "optimizer hint is a comment", query: "SELECT /*+ ? */ ?", args: []driver.Value{int64(2)}, want: "SELECT /*+ ? */ 2"},
+	// Executable comments: what follows them is copied unchanged, and may
+	// hold no ? (TestRefusedAfterExecutableComment).
+	{name: "executable comment after the placeholders", query: "SELECT ? /*! , '*/' */", args: []driver.Value{int64(2)}, want: "SELECT 2 /*! , '*/' */"},
+	{name: "versioned comment", query: "SELECT ? /*!40001 , 3 */", args: []driver.Value{int64(2)}, want: "SELECT 2 /*!40001 , 3 */"},
+	{name: "MariaDB comment", query: "SELECT ? /*M!100100 , 3 */", args: []driver.Value{int64(2)}, want: "SELECT 2 /*M!100100 , 3 */"},
+	{name: "optimizer hint", query: "SELECT ?, /*+ BKA(t) */ 1", args: []driver.Value{int64(2)}, want: "SELECT 2, /*+ BKA(t) */ 1"},
+	{name: "executable comment openers in a comment", query: "SELECT ? /* /*! /*M! /*+ */, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 /* /*! /*M! /*+ */, 2"},
+	{name: "comments do not nest", query: "SELECT ? /* /* */, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 /* /* */, 2"},
+	{name: "@ and a space", query: "SET @x = ?, @ ?", args: []driver.Value{int64(1), int64(2)}, want: "SET @x = 1, @ 2"},
 	{name: "ANSI_QUOTES identifier keeps backslash", query: `SELECT ? AS "a\", ?`, opts: Options{ANSIQuotes: true},
 		args: []driver.Value{int64(1), int64(2)}, want: `SELECT 1 AS "a\", 2`},
 	{name: "unclosed string", query: "SELECT ?, 'abc?", args: []driver.Value{int64(1)}, want: "SELECT 1, 'abc?"},
@@ -201,13 +203,15 @@ func TestAppendErrors(t *testing.T) {
 			opts:   Options{Location: time.FixedZone("west", -3600)},
 			target: new(*ArgError), is: ErrArgValue, msg: "sqlinterp: argument 0 (time.Time): year 0 is outside the DATETIME range 1 to 9999"},
 		{name: "placeholder in versioned comment", query: "SELECT 1 /*!50700 , ? */", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 9: placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"},
+			target: new(*QueryError), msg: "sqlinterp: query byte 9: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 20); put placeholders before it or use a server-side prepared statement"},
 		{name: "placeholder in MariaDB comment", query: "SELECT 1 /*M! , ? */", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 9: placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"},
-		{name: "quoted */ in versioned comment", query: "SELECT /*!50000 '*/' */ ?", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 7: a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"},
-		{name: "line comment in versioned comment", query: "SELECT /*!50000 # */ x\n */ ?", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 7: a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"},
+			target: new(*QueryError), msg: "sqlinterp: query byte 9: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 16); put placeholders before it or use a server-side prepared statement"},
+		{name: "placeholder after -- and a non-ASCII byte", query: "SELECT --\xa0\n?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 7: \"--\" followed by a byte from 0x7F up, a comment in some character sets and not in others, after which no ? may appear (there is one at byte 11); put placeholders before it or use a server-side prepared statement"},
+		{name: "placeholder after a NUL byte", query: "SELECT 1 # \x00\n?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 11: a NUL byte, which ends a -- or # comment on MariaDB, after which no ? may appear (there is one at byte 13); put placeholders before it or use a server-side prepared statement"},
+		{name: "placeholder after @", query: "SELECT @?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 8: placeholder right after '@': @'…' is a variable name, in which a backslash escapes nothing, and \\ swallows the quote after it; put a space between them"},
 		{name: "string past MaxSize", query: "SELECT ?", args: []driver.Value{strings.Repeat("x", 100)}, opts: Options{MaxSize: 100},
 			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 100 bytes (Options.MaxSize)"},
 		{name: "escapes past MaxSize", query: "?", args: []driver.Value{strings.Repeat("'", 60)}, opts: Options{MaxSize: 100},
@@ -337,6 +341,87 @@ func TestConcurrent(t *testing.T) {
 	for g := 0; g < 4; g++ {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestRefusedAfterExecutableComment pins issue 11's injections: a ?
+// anywhere after an executable comment's opener, or after another construct
+// whose reading depends on the server, is refused, whatever lies between.
+func TestRefusedAfterExecutableComment(t *testing.T) {
+	for _, q := range []string{
+		// The server runs "+ 1" and reads "*/*" as the comment's end then a
+		// "*": the quote after it opens a string that this package once
+		// read as a comment, and the value ran as SQL.
+		"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n",
+		// A # or -- comment ending at a newline just after the first */.
+		"SELECT 2 /*!40000 # */\n */* ' */ , ? AS v -- '\n",
+		"SELECT 2 /*!40000 -- */\n */* ' */ , ? AS v -- '\n",
+		"SELECT 2 /*M!100000 # */\n */* ' */ , ? AS v -- '\n",
+		"SELECT 2 /*M!100000 -- */\n */* ' */ , ? AS v -- '\n",
+		"/*!50700 # */\n */ ?",
+		// Every kind of opener, the ? in code, quotes or comments after it.
+		"SELECT /*!40001 SQL_NO_CACHE */ ?",
+		"SELECT 1 /*! , ? */",
+		"SELECT 1 /*!, '*/' */, ?",
+		"SELECT 1 /*M!100100 , 3 */, ?",
+		"SELECT 1 /*!999999 , 3 */, '?'",
+		"SELECT /*+ BKA(t) */ ?",
+		"SELECT /*!*/ 1 -- ?",
+		// -- before a byte that is a space in one character set and not in
+		// another, and a NUL byte, which ends a line comment on MariaDB.
+		"SELECT 5 --\xa0'\n, ?",
+		"SELECT 5 --\x7f\n, ?",
+		"SELECT 5 # \x00 '\n, ?",
+		"SELECT '\x00', ?",
+		// A ? right after @ would be a user variable's quoted name, in
+		// which a backslash escapes nothing; after \ it would lose its quote.
+		"SELECT @?",
+		"SELECT @@?",
+		`SELECT \?`,
+	} {
+		for _, opts := range []Options{{}, {NoBackslashEscapes: true}, {ANSIQuotes: true}} {
+			got, err := Append([]byte("keep"), q, []driver.Value{"+ (SELECT 42) +"}, opts)
+			var qe *QueryError
+			if !errors.As(err, &qe) {
+				t.Errorf("Append(%q, %+v) = %q, %v; want a *QueryError", q, opts, got, err)
+				continue
+			}
+			if string(got) != "keep" {
+				t.Errorf("Append(%q) on error returned %q, want dst cut back", q, got)
+			}
+			if n, err := CountPlaceholders(q, opts); !errors.As(err, &qe) {
+				t.Errorf("CountPlaceholders(%q) = %d, %v; want a *QueryError", q, n, err)
+			}
+		}
+	}
+}
+
+// TestAcceptedBeforeExecutableComment checks the other side of the rule:
+// placeholders before the first executable comment are replaced, and the
+// comment and what follows it are copied unchanged when they hold no ?.
+func TestAcceptedBeforeExecutableComment(t *testing.T) {
+	tests := []struct{ query, want string }{
+		{"SELECT ? /*!40001 SQL_NO_CACHE */", "SELECT 1 /*!40001 SQL_NO_CACHE */"},
+		{"SELECT ?, '/*!' /*M!100000 , 'x' */", "SELECT 1, '/*!' /*M!100000 , 'x' */"},
+		{"SELECT ? -- /*! ?\n/*+ x */ 1", "SELECT 1 -- /*! ?\n/*+ x */ 1"},
+		{"SELECT ? /* /*! ? */ # /*!\n", "SELECT 1 /* /*! ? */ # /*!\n"},
+		{"SELECT ? /*!*/ \x00", "SELECT 1 /*!*/ \x00"},
+		{"SELECT ?, @ ?", "SELECT 1, @ 1"},
+	}
+	for _, tc := range tests {
+		n, err := CountPlaceholders(tc.query, Options{})
+		if err != nil {
+			t.Errorf("CountPlaceholders(%q): %v", tc.query, err)
+			continue
+		}
+		args := make([]driver.Value, n)
+		for i := range args {
+			args[i] = int64(1)
+		}
+		got, err := Append(nil, tc.query, args, Options{})
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Append(%q) = %q, %v; want %q", tc.query, got, err, tc.want)
 		}
 	}
 }
