@@ -2,9 +2,6 @@ package sqlinterp
 
 import (
 	"database/sql/driver"
-	"encoding/json"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +32,10 @@ type Options struct {
 	ANSIQuotes bool
 
 	// MaxSize is the largest number of bytes one call may append; zero or
-	// less means no limit. Past it the call fails with a *SizeError. A
+	// less means no limit. Past it the call fails with a *SizeError. It
+	// bounds memory too: the limit is checked before dst grows, and dst's
+	// capacity never grows past MaxSize bytes beyond its original length,
+	// so a driver keeping one buffer per connection keeps at most that. A
 	// driver sets it from the server's max_allowed_packet.
 	MaxSize int
 }
@@ -55,46 +55,90 @@ type Options struct {
 // Append does not keep dst or args and holds no state of its own, so calls
 // with distinct dst may run concurrently. It allocates only when dst lacks the
 // capacity for the result, and then grows it once to an estimate of the
-// final size. On error it returns dst cut back to its original length (its
+// final size, more only when escapes take the result past it. With
+// Options.MaxSize set, the limit is checked before dst grows: a result that
+// cannot fit (its query text and unescaped values alone are too long) is a
+// *SizeError before anything is allocated, and dst is never grown past
+// MaxSize bytes beyond its original length.
+//
+// On error Append returns dst cut back to its original length (its
 // capacity may have grown, so the result can still be reused) and an error
 // that is a *CountError, *ArgError, *SizeError or *QueryError.
 func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte, error) {
+	return appendQuery(dst, query, args, nil, &opts)
+}
+
+// appendQuery is Append and AppendArgs: the arguments are vals, or typed
+// when it is not nil. One loop and one writer of literals serve both.
+func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *Options) ([]byte, error) {
 	start := len(dst)
+	nargs := len(vals)
+	if typed != nil {
+		nargs = len(typed)
+	}
 	if err := checkNUL(query); err != nil {
 		return dst, err
 	}
-	if need := estimate(query, args); cap(dst)-start < need {
-		dst = slices.Grow(dst, need)
+	// Size the output before growing dst: past MaxSize even at its least
+	// (every string unescaped, every number one digit) is an error now, and
+	// dst never grows past MaxSize.
+	least, estimate := len(query)-nargs, len(query)
+	for i := range nargs {
+		var l, e int
+		if typed != nil {
+			l, e = typed[i].sizes()
+		} else {
+			l, e = valueSizes(vals[i])
+		}
+		least += l
+		estimate += e
+	}
+	if o.MaxSize > 0 {
+		if least > o.MaxSize {
+			return dst, &SizeError{Max: o.MaxSize}
+		}
+		estimate = min(estimate, o.MaxSize)
+	}
+	if cap(dst)-start < estimate {
+		dst = grow(dst, start, estimate, o)
 	}
 	n := 0    // placeholders seen
 	last := 0 // start of the query text not yet copied
 	for {
-		p, err := nextPlaceholder(query, last, &opts)
+		p, err := nextPlaceholder(query, last, o)
 		if err != nil {
+			return dst[:start], err
+		}
+		if dst, err = room(dst, start, p-last, o); err != nil {
 			return dst[:start], err
 		}
 		dst = append(dst, query[last:p]...)
 		if p == len(query) {
 			break
 		}
-		if n == len(args) {
-			rest, err := countFrom(query, p+1, &opts)
+		if n == nargs {
+			rest, err := countFrom(query, p+1, o)
 			if err != nil {
 				return dst[:start], err
 			}
-			return dst[:start], &CountError{Placeholders: n + 1 + rest, Args: len(args)}
+			return dst[:start], &CountError{Placeholders: n + 1 + rest, Args: nargs}
 		}
-		if dst, err = appendArg(dst, start, args[n], n, &opts); err != nil {
+		if typed != nil {
+			dst, err = appendLiteral(dst, start, &typed[n], n, o)
+		} else {
+			dst, err = appendValue(dst, start, vals[n], n, o)
+		}
+		if err != nil {
 			return dst[:start], err
 		}
 		n++
 		last = p + 1
 	}
-	if n != len(args) {
-		return dst[:start], &CountError{Placeholders: n, Args: len(args)}
+	if n != nargs {
+		return dst[:start], &CountError{Placeholders: n, Args: nargs}
 	}
-	if opts.MaxSize > 0 && len(dst)-start > opts.MaxSize {
-		return dst[:start], &SizeError{Max: opts.MaxSize}
+	if o.MaxSize > 0 && len(dst)-start > o.MaxSize {
+		return dst[:start], &SizeError{Max: o.MaxSize}
 	}
 	return dst, nil
 }
@@ -251,193 +295,4 @@ func skipComment(s string, i int) (next int, untrusted string) {
 		return i + 2 + k + 2, ""
 	}
 	return len(s), ""
-}
-
-// estimate returns a size for the interpolated query that is exact for
-// numbers and leaves an eighth of slack for escapes in strings, so that a
-// fresh buffer is allocated once for typical arguments.
-func estimate(query string, args []driver.Value) int {
-	n := len(query)
-	for _, a := range args {
-		switch v := a.(type) {
-		case int64, uint64:
-			n += 20
-		case float64:
-			n += 24
-		case time.Time:
-			n += len("'2006-01-02 15:04:05.000000'")
-		case string:
-			n += len(v) + len(v)/8 + 2
-		case []byte:
-			n += len(v) + len(v)/8 + len("_binary''")
-		case json.RawMessage:
-			n += len(v) + len(v)/8 + 2
-		default:
-			n += 4
-		}
-	}
-	return n
-}
-
-// appendArg appends one argument as a literal; start is where the output of
-// this Append call began, for the size limit, and index is the argument's
-// position, for errors.
-func appendArg(dst []byte, start int, arg driver.Value, index int, o *Options) ([]byte, error) {
-	switch v := arg.(type) {
-	case nil:
-		dst = append(dst, "NULL"...)
-	case int64:
-		dst = strconv.AppendInt(dst, v, 10)
-	case uint64:
-		dst = strconv.AppendUint(dst, v, 10)
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return dst, &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(v, 'g', -1, 64) + " has no SQL literal"}
-		}
-		dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
-	case bool:
-		if v {
-			dst = append(dst, '1')
-		} else {
-			dst = append(dst, '0')
-		}
-	case time.Time:
-		var err error
-		if dst, err = appendTime(dst, v, o.Location); err != nil {
-			return dst, &ArgError{Index: index, Type: "time.Time", Err: ErrArgValue, Detail: err.Error()}
-		}
-	case string:
-		if err := checkRoom(dst, start, len(v)+2, o); err != nil {
-			return dst, err
-		}
-		dst = append(dst, '\'')
-		dst = appendEscaped(dst, v, o.NoBackslashEscapes)
-		dst = append(dst, '\'')
-	case []byte:
-		if v == nil {
-			dst = append(dst, "NULL"...)
-			break
-		}
-		if err := checkRoom(dst, start, len(v)+len("_binary''"), o); err != nil {
-			return dst, err
-		}
-		dst = append(dst, "_binary'"...)
-		dst = appendEscaped(dst, v, o.NoBackslashEscapes)
-		dst = append(dst, '\'')
-	case json.RawMessage:
-		if v == nil {
-			dst = append(dst, "NULL"...)
-			break
-		}
-		if err := checkRoom(dst, start, len(v)+2, o); err != nil {
-			return dst, err
-		}
-		dst = append(dst, '\'')
-		dst = appendEscaped(dst, v, o.NoBackslashEscapes)
-		dst = append(dst, '\'')
-	default:
-		return dst, &ArgError{Index: index, Type: typeName(arg), Err: ErrArgType}
-	}
-	return dst, checkRoom(dst, start, 0, o)
-}
-
-// checkRoom reports a *SizeError when appending at least more bytes to dst
-// would take this call's output past the limit.
-func checkRoom(dst []byte, start, more int, o *Options) error {
-	if o.MaxSize > 0 && len(dst)-start+more > o.MaxSize {
-		return &SizeError{Max: o.MaxSize}
-	}
-	return nil
-}
-
-// backslashEscapes maps each byte that needs a backslash escape in a MySQL
-// string literal to the letter after the backslash, the others to 0. These
-// are the bytes mysql_real_escape_string escapes: only ', " and \ are
-// required, NUL, \n, \r and \x1a (Ctrl-Z, end of file on Windows) are
-// escaped so that the query text survives logs and terminals.
-var backslashEscapes = [256]byte{
-	0:      '0',
-	'\n':   'n',
-	'\r':   'r',
-	'\x1a': 'Z',
-	'\'':   '\'',
-	'"':    '"',
-	'\\':   '\\',
-}
-
-// appendEscaped appends the contents of a '…' literal holding s. One
-// generic function serves string and []byte: each gets its own compiled
-// copy, so neither converts to the other (which would allocate).
-func appendEscaped[S ~string | ~[]byte](dst []byte, s S, noBackslash bool) []byte {
-	last := 0
-	if noBackslash {
-		// Only the quote is special: double it.
-		for i := 0; i < len(s); i++ {
-			if s[i] == '\'' {
-				dst = append(dst, s[last:i+1]...)
-				dst = append(dst, '\'')
-				last = i + 1
-			}
-		}
-		return append(dst, s[last:]...)
-	}
-	for i := 0; i < len(s); i++ {
-		if e := backslashEscapes[s[i]]; e != 0 {
-			dst = append(dst, s[last:i]...)
-			dst = append(dst, '\\', e)
-			last = i + 1
-		}
-	}
-	return append(dst, s[last:]...)
-}
-
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
-
-// appendTime appends t as a quoted DATETIME literal in loc (UTC when nil).
-func appendTime(dst []byte, t time.Time, loc *time.Location) ([]byte, error) {
-	if t.IsZero() {
-		return append(dst, "'0000-00-00'"...), nil
-	}
-	if loc == nil {
-		loc = time.UTC
-	}
-	t = t.In(loc)
-	year, month, day := t.Date()
-	if year < 1 || year > 9999 {
-		return dst, yearError(year)
-	}
-	hour, min, sec := t.Clock()
-	y1, y2 := 2*(year/100), 2*(year%100)
-	mo, d := 2*int(month), 2*day
-	h, mi, s := 2*hour, 2*min, 2*sec
-	dst = append(dst, '\'',
-		digitPairs[y1], digitPairs[y1+1], digitPairs[y2], digitPairs[y2+1], '-',
-		digitPairs[mo], digitPairs[mo+1], '-',
-		digitPairs[d], digitPairs[d+1], ' ',
-		digitPairs[h], digitPairs[h+1], ':',
-		digitPairs[mi], digitPairs[mi+1], ':',
-		digitPairs[s], digitPairs[s+1])
-	if micro := t.Nanosecond() / 1000; micro != 0 {
-		a, b, c := 2*(micro/10000), 2*(micro/100%100), 2*(micro%100)
-		dst = append(dst, '.',
-			digitPairs[a], digitPairs[a+1],
-			digitPairs[b], digitPairs[b+1],
-			digitPairs[c], digitPairs[c+1])
-	}
-	return append(dst, '\''), nil
-}
-
-type yearError int
-
-func (y yearError) Error() string {
-	return "year " + strconv.Itoa(int(y)) + " is outside the DATETIME range 1 to 9999"
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -424,4 +425,85 @@ func TestAcceptedBeforeExecutableComment(t *testing.T) {
 			t.Errorf("Append(%q) = %q, %v; want %q", tc.query, got, err, tc.want)
 		}
 	}
+}
+
+// allocated returns the bytes f allocates on the heap.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestMaxSizeBoundsMemory pins issue 11 item 2: the limit is checked before
+// dst grows, and dst never grows past MaxSize, so hostile argument sizes
+// cannot make Append allocate (or a driver's per-connection buffer keep)
+// more than the limit.
+func TestMaxSizeBoundsMemory(t *testing.T) {
+	const limit = 1 << 20
+	opts := Options{MaxSize: limit}
+	huge := strings.Repeat("x", 256<<20)
+	eight := strings.Repeat("y", 8<<20)
+	many := make([]driver.Value, 64)
+	placeholders := strings.Repeat("?,", 63) + "?"
+	for i := range many {
+		many[i] = eight
+	}
+	quotes := strings.Repeat("'", 600<<10) // 600 KiB, 1.2 MiB escaped
+	tests := []struct {
+		name  string
+		query string
+		args  []driver.Value
+		opts  Options
+	}{
+		{"256 MiB string", "INSERT INTO t VALUES (?)", []driver.Value{huge}, opts},
+		{"256 MiB []byte", "INSERT INTO t VALUES (?)", []driver.Value{[]byte(huge[:len(huge)/2])}, opts},
+		{"64 strings of 8 MiB", "INSERT INTO t VALUES (" + placeholders + ")", many, opts},
+		{"escapes past the limit", "INSERT INTO t VALUES (?)", []driver.Value{quotes}, opts},
+		{"escapes past the limit, no backslashes", "INSERT INTO t VALUES (?)", []driver.Value{quotes}, Options{MaxSize: limit, NoBackslashEscapes: true}},
+		{"huge query text", "SELECT ?" + huge, []driver.Value{int64(1)}, opts},
+	}
+	for _, tc := range tests {
+		for _, prefix := range []int{0, 100} {
+			var got []byte
+			var err error
+			n := allocated(func() {
+				got, err = Append(make([]byte, prefix), tc.query, tc.args, tc.opts)
+			})
+			var se *SizeError
+			if !errors.As(err, &se) {
+				t.Errorf("%s: error %v, want a *SizeError", tc.name, err)
+			}
+			if n > 2<<20 {
+				t.Errorf("%s (dst of %d bytes): Append allocated %d bytes for a limit of %d", tc.name, prefix, n, limit)
+			}
+			if len(got) != prefix || cap(got) > prefix+limit {
+				t.Errorf("%s (dst of %d bytes): returned len %d cap %d, want len %d, cap at most %d", tc.name, prefix, len(got), cap(got), prefix, prefix+limit)
+			}
+		}
+	}
+	// A result that fits: dst grows to no more than the limit, however the
+	// estimate or escapes would have grown it.
+	for _, v := range []driver.Value{strings.Repeat("z", limit-100), strings.Repeat("'", limit/2-100), []byte(strings.Repeat("\n", limit/2-100))} {
+		got, err := Append(nil, "SELECT ?", []driver.Value{v}, opts)
+		if err != nil || len(got) > limit || cap(got) > limit {
+			t.Errorf("%T of %d bytes: len %d, cap %d, %v; want a result within %d bytes", v, len(argText(v)), len(got), cap(got), err, limit)
+		}
+		// Appending to a buffer that must grow as it goes.
+		got, err = Append(make([]byte, 10, 20), "SELECT ?", []driver.Value{v}, opts)
+		if err != nil || cap(got) > 10+limit {
+			t.Errorf("%T of %d bytes after 10: cap %d, %v; want at most %d", v, len(argText(v)), cap(got), err, 10+limit)
+		}
+	}
+}
+
+func argText(v driver.Value) []byte {
+	switch v := v.(type) {
+	case string:
+		return []byte(v)
+	case []byte:
+		return v
+	}
+	return nil
 }
