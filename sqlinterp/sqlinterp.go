@@ -61,6 +61,12 @@ type Options struct {
 // *SizeError before anything is allocated, and dst is never grown past
 // MaxSize bytes beyond its original length.
 //
+// Append writes into dst's spare capacity, dst[len(dst):cap(dst)], so an
+// argument (or, through unsafe, the query) sharing memory with it would be
+// overwritten before it is read: Append refuses such a call, writing
+// nothing, with an *ArgError whose Err is ErrOverlap (a *QueryError for the
+// query). Arguments may alias dst[:len(dst)], which Append only reads.
+//
 // On error Append returns dst cut back to its original length (its
 // capacity may have grown, so the result can still be reused) and an error
 // that is a *CountError, *ArgError, *SizeError or *QueryError.
@@ -75,6 +81,9 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	nargs := len(vals)
 	if typed != nil {
 		nargs = len(typed)
+	}
+	if err := checkOverlap(dst, query, vals, typed); err != nil {
+		return dst, err
 	}
 	if err := checkNUL(query); err != nil {
 		return dst, err

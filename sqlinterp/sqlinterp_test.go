@@ -1,6 +1,7 @@
 package sqlinterp
 
 import (
+	"bytes"
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/internal/race"
@@ -506,4 +508,61 @@ func argText(v driver.Value) []byte {
 		return v
 	}
 	return nil
+}
+
+// TestOverlap pins issue 11 item 4: an argument or query in dst's spare
+// capacity would be overwritten before it is read (Append(buf[:0],
+// "SELECT ?", buf[:11]) gave "SELECT _binary'SELECT _bin'"): it is an
+// error, and nothing is written; memory before len(dst) may be read.
+func TestOverlap(t *testing.T) {
+	fresh := func() []byte {
+		buf := make([]byte, 64)
+		copy(buf, "SELECT 1234")
+		return buf
+	}
+	tests := []struct {
+		name string
+		call func(buf []byte) ([]byte, error)
+	}{
+		{"[]byte in dst's capacity", func(buf []byte) ([]byte, error) {
+			return Append(buf[:0], "SELECT ?", []driver.Value{buf[:11]}, Options{})
+		}},
+		{"json.RawMessage at the end of dst's capacity", func(buf []byte) ([]byte, error) {
+			return Append(buf[:0], "SELECT ?, ?", []driver.Value{int64(1), json.RawMessage(buf[60:64])}, Options{})
+		}},
+		{"[]byte just past dst's length", func(buf []byte) ([]byte, error) {
+			return Append(buf[:11], "SELECT ?", []driver.Value{buf[11:12]}, Options{})
+		}},
+		{"string made from dst with unsafe", func(buf []byte) ([]byte, error) {
+			return Append(buf[:0], "SELECT ?", []driver.Value{unsafe.String(&buf[0], 11)}, Options{})
+		}},
+	}
+	for _, tc := range tests {
+		buf := fresh()
+		got, err := tc.call(buf)
+		var ae *ArgError
+		if !errors.As(err, &ae) || !errors.Is(err, ErrOverlap) {
+			t.Errorf("%s: got %q, %v; want an *ArgError with ErrOverlap", tc.name, got, err)
+		}
+		if !bytes.Equal(buf, fresh()) {
+			t.Errorf("%s: dst was written: %q", tc.name, buf)
+		}
+	}
+	// The query itself, made from dst with unsafe.
+	buf := fresh()
+	var qe *QueryError
+	if got, err := Append(buf[:0], unsafe.String(&buf[0], 8), nil, Options{}); !errors.As(err, &qe) {
+		t.Errorf("query in dst's capacity: got %q, %v; want a *QueryError", got, err)
+	}
+	// Reading dst's contents is fine, and so is memory past its capacity.
+	buf = fresh()
+	got, err := Append(buf[:11], ", ?, ?", []driver.Value{buf[7:11], buf[:6:6]}, Options{})
+	if want := "SELECT 1234, _binary'1234', _binary'SELECT'"; err != nil || string(got) != want {
+		t.Errorf("arguments in dst's contents: %q, %v; want %q", got, err, want)
+	}
+	full := fresh()
+	got, err = Append(full[:8:8], "?", []driver.Value{full[8:11]}, Options{})
+	if want := "SELECT 1_binary'234'"; err != nil || string(got) != want {
+		t.Errorf("argument past dst's capacity: %q, %v; want %q", got, err, want)
+	}
 }
