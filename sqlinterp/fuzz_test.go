@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
+	"time"
 )
 
 // readLiteral reads one MySQL string literal, optionally with the _binary
@@ -168,5 +171,70 @@ func FuzzEscape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v []byte) {
 		checkRoundTrip(t, v)
+	})
+}
+
+// FuzzArgs is the differential of the two ways to pass arguments: for any
+// query and values of every type, AppendArgs with an Args filled by the Add
+// methods must give the same bytes, or the same error, as Append with the
+// same values as a []driver.Value, in every mode and under a size limit.
+func FuzzArgs(f *testing.F) {
+	f.Add("SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?", "it's", []byte("\x00'\\"), int64(-42), uint64(1<<63), 3.25, true, int64(1423411542807015000), uint8(0), uint16(0))
+	f.Add("INSERT INTO t VALUES (?, '?', ?) -- ?\n", "", []byte(nil), int64(1<<62), uint64(0), math.Inf(1), false, int64(-1<<62), uint8(3), uint16(40))
+	f.Add("SELECT ? /*! ? */", "x", []byte{}, int64(0), uint64(7), math.NaN(), false, int64(0), uint8(1), uint16(7))
+	f.Fuzz(func(t *testing.T, query, s string, b []byte, i int64, u uint64, fl float64, bo bool, ns int64, mode uint8, maxSize uint16) {
+		opts := Options{NoBackslashEscapes: mode&1 != 0, ANSIQuotes: mode&2 != 0, MaxSize: int(maxSize)}
+		if mode&4 != 0 {
+			opts.Location = time.FixedZone("east", 5*3600+1800)
+		}
+		// Placeholder j gets a value of kind (j + mode) % 9: NULL, the
+		// ints, the float (NaN and infinities included), the bool, the
+		// string, the bytes (nil is NULL), the time (zero when ns is 0,
+		// out of range for large ones) and a boxed-only-by-Append int.
+		n := strings.Count(query, "?") // at least the placeholders
+		vals := make([]driver.Value, n)
+		var args Args
+		for j := range n {
+			switch (j + int(mode>>3)) % 9 {
+			case 0:
+				vals[j] = nil
+				args.AddNull()
+			case 1:
+				vals[j] = i
+				args.AddInt64(i)
+			case 2:
+				vals[j] = u
+				args.AddUint64(u)
+			case 3:
+				vals[j] = fl
+				args.AddFloat64(fl)
+			case 4:
+				vals[j] = bo
+				args.AddBool(bo)
+			case 5:
+				vals[j] = s
+				args.AddString(s)
+			case 6:
+				vals[j] = b
+				args.AddBytes(b)
+			case 7:
+				tm := time.Time{}
+				if ns != 0 {
+					tm = time.Unix(ns/1e9, ns%1e9).AddDate(int(ns%20000), 0, 0)
+				}
+				vals[j] = tm
+				args.AddTime(tm)
+			default:
+				vals[j] = int64(j) << 40
+				args.AddInt(j << 40)
+			}
+		}
+		// The query's count of placeholders may be less than n: both must
+		// then report the same *CountError.
+		want, wantErr := Append([]byte("pre"), query, vals, opts)
+		got, gotErr := AppendArgs([]byte("pre"), query, &args, opts)
+		if !bytes.Equal(got, want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("query %q, opts %+v:\nAppend     = %q, %v\nAppendArgs = %q, %v", query, opts, want, wantErr, got, gotErr)
+		}
 	})
 }

@@ -103,6 +103,14 @@ func (s *session) row(t *testing.T, query string, args ...driver.Value) (cols []
 	if err != nil {
 		t.Fatalf("%s: Append(%q): %v", s.name, query, err)
 	}
+	// The typed path must write the same query; the server runs its text.
+	if typed, ok := sqlinterp.TypedArgs(args); ok {
+		tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
+		if err != nil || !bytes.Equal(tq, q) {
+			t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
+		}
+		q = tq
+	}
 	rows, err := s.conn.QueryContext(context.Background(), string(q))
 	if err != nil {
 		t.Fatalf("%s: query %s: %v", s.name, shorten(q), err)
@@ -686,6 +694,15 @@ func checkReading(t testing.TB, s *session, query string, kinds []int, hostile [
 		text, err := sqlinterp.Append(nil, query, args, s.opts)
 		if err != nil {
 			t.Fatalf("%s: Append(%q) with %d arguments: %v", s.name, query, k, err)
+		}
+		// The typed path must write the same query; the server runs its
+		// text when it has the types (not json.RawMessage).
+		if typed, ok := sqlinterp.TypedArgs(args); ok {
+			tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
+			if err != nil || !bytes.Equal(tq, text) {
+				t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(text))
+			}
+			text = tq
 		}
 		cols, errno = serverRun(s, text)
 		return text, cols, errno

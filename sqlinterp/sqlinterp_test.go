@@ -164,6 +164,13 @@ func TestAppend(t *testing.T) {
 				if n, err := CountPlaceholders(tc.query, tc.opts); err != nil || n != len(tc.args) {
 					t.Errorf("CountPlaceholders(%q) = %d, %v; want %d", tc.query, n, err, len(tc.args))
 				}
+				// AppendArgs writes the same bytes.
+				if args, ok := typedArgs(tc.args); ok {
+					typed, err := AppendArgs(nil, tc.query, args, tc.opts)
+					if err != nil || string(typed) != tc.want {
+						t.Errorf("AppendArgs(%q) = %q, %v; want %q", tc.query, typed, err, tc.want)
+					}
+				}
 				// Appending after existing bytes keeps them.
 				prefix := []byte("prefix:")
 				got, err = Append(prefix, tc.query, tc.args, tc.opts)
@@ -240,6 +247,13 @@ func TestAppendErrors(t *testing.T) {
 			}
 			if err.Error() != tc.msg {
 				t.Errorf("message\n got %q\nwant %q", err.Error(), tc.msg)
+			}
+			// AppendArgs fails alike, for the types it has.
+			if args, ok := typedArgs(tc.args); ok {
+				got, err := AppendArgs([]byte("keep"), tc.query, args, tc.opts)
+				if err == nil || err.Error() != tc.msg || string(got) != "keep" {
+					t.Errorf("AppendArgs(%q) = %q, %v; want %q", tc.query, got, err, tc.msg)
+				}
 			}
 		})
 	}
@@ -564,5 +578,113 @@ func TestOverlap(t *testing.T) {
 	got, err = Append(full[:8:8], "?", []driver.Value{full[8:11]}, Options{})
 	if want := "SELECT 1_binary'234'"; err != nil || string(got) != want {
 		t.Errorf("argument past dst's capacity: %q, %v; want %q", got, err, want)
+	}
+}
+
+// methaneArgsTyped fills args with methaneArgs, as a handler would from a
+// struct's fields.
+func methaneArgsTyped(args *Args, id int64, pi float64, t time.Time, b []byte, s string) {
+	args.Reset()
+	args.AddInt64(id)
+	args.AddFloat64(pi)
+	args.AddBool(false)
+	args.AddTime(t)
+	args.AddBytes(b)
+	args.AddString(s)
+}
+
+// TestAppendArgsAllocs checks issue 15 item 1: typed arguments, strings,
+// floats and large ints included, cost 0 allocations per query once the
+// Args and dst have grown, where boxing them into a []driver.Value costs
+// one each.
+func TestAppendArgsAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation counts are not meaningful under -race")
+	}
+	id, pi, ts := int64(42424242), math.Pi, time.Unix(1423411542, 807015000)
+	b, s := methaneArgs[4].([]byte), methaneArgs[5].(string)
+	var args Args
+	var dst []byte
+	var err error
+	run := func() {
+		methaneArgsTyped(&args, id, pi, ts, b, s)
+		dst, err = AppendArgs(dst[:0], methaneQuery, &args, Options{})
+	}
+	run()
+	if n := allocs.PerRun(1000, run); n != 0 {
+		t.Errorf("Reset, six Adds and AppendArgs: %v allocs/op, want 0", n)
+	}
+	if err != nil || string(dst) != methaneWant {
+		t.Fatalf("AppendArgs = %q, %v", dst, err)
+	}
+	// The same values boxed per call: the cost AppendArgs avoids (an int64
+	// above 255, a float64 and a non-empty string; the time is boxed too).
+	vals := make([]driver.Value, 6)
+	if n := allocs.PerRun(1000, func() {
+		vals[0], vals[1], vals[2], vals[3], vals[4], vals[5] = id, pi, false, ts, b, s
+		dst, err = Append(dst[:0], methaneQuery, vals, Options{})
+	}); n < 3 {
+		t.Errorf("boxing per call: %v allocs/op; the comparison above means nothing if boxing is free", n)
+	}
+	// Many arguments: the Args grows once, then never.
+	many := "SELECT " + strings.Repeat("?, ", 199) + "?"
+	if n := allocs.PerRun(100, func() {
+		args.Reset()
+		for i := range 100 {
+			args.AddInt64(id << (i % 20))
+			args.AddString(s[:i%len(s)])
+		}
+		dst, err = AppendArgs(dst[:0], many, &args, Options{NoBackslashEscapes: true})
+	}); n != 0 {
+		t.Errorf("200 arguments: %v allocs/op, want 0", n)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestArgsReset checks that Reset drops what the list held, so that an
+// Args kept in a pool pins no caller's memory, and that it can be reused.
+func TestArgsReset(t *testing.T) {
+	var args Args
+	args.AddString("secret")
+	args.AddBytes([]byte("secret"))
+	args.AddTime(time.Now())
+	full := args.list[:cap(args.list)]
+	args.Reset()
+	if args.Len() != 0 {
+		t.Fatalf("Len after Reset = %d", args.Len())
+	}
+	for i, a := range full {
+		if a.s != "" || a.b != nil || a.t != (time.Time{}) {
+			t.Errorf("entry %d still holds %+v after Reset", i, a)
+		}
+	}
+	args.AddInt(7)
+	args.AddBytes(nil)
+	args.AddUint64(1 << 63)
+	args.AddBool(true)
+	if got, err := AppendArgs(nil, "SELECT ?, ?, ?, ?", &args, Options{}); err != nil || string(got) != "SELECT 7, NULL, 9223372036854775808, 1" {
+		t.Errorf("after Reset: %q, %v", got, err)
+	}
+	if got, err := AppendArgs(nil, "SELECT 1", nil, Options{}); err != nil || string(got) != "SELECT 1" {
+		t.Errorf("nil Args: %q, %v", got, err)
+	}
+	var ce *CountError
+	if _, err := AppendArgs(nil, "SELECT ?", nil, Options{}); !errors.As(err, &ce) {
+		t.Errorf("nil Args for one placeholder: %v, want a *CountError", err)
+	}
+	// Overlap is checked for typed arguments too.
+	buf := make([]byte, 0, 32)
+	buf = append(buf, "abc"...)
+	args.Reset()
+	args.AddBytes(buf[:3])
+	if _, err := AppendArgs(buf[:0], "SELECT ?", &args, Options{}); !errors.Is(err, ErrOverlap) {
+		t.Errorf("overlapping typed []byte: %v, want ErrOverlap", err)
+	}
+	args.Reset()
+	args.AddString(unsafe.String(&buf[0], 3))
+	if _, err := AppendArgs(buf[:0], "SELECT ?", &args, Options{}); !errors.Is(err, ErrOverlap) {
+		t.Errorf("overlapping typed string: %v, want ErrOverlap", err)
 	}
 }
