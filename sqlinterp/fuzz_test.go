@@ -236,5 +236,29 @@ func FuzzArgs(f *testing.F) {
 		if !bytes.Equal(got, want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 			t.Fatalf("query %q, opts %+v:\nAppend     = %q, %v\nAppendArgs = %q, %v", query, opts, want, wantErr, got, gotErr)
 		}
+		// MaxSize changes nothing but the outcome past it: the result is
+		// the unlimited one when that fits, else a *SizeError, and dst's
+		// capacity stays within the limit.
+		if opts.MaxSize > 0 {
+			unlimited := opts
+			unlimited.MaxSize = 0
+			full, fullErr := Append([]byte("pre"), query, vals, unlimited)
+			var se *SizeError
+			switch {
+			case fullErr != nil:
+				if wantErr == nil {
+					t.Fatalf("query %q: %v without a limit, none with MaxSize %d", query, fullErr, opts.MaxSize)
+				}
+			case len(full)-3 <= opts.MaxSize:
+				if wantErr != nil || !bytes.Equal(want, full) {
+					t.Fatalf("query %q: MaxSize %d: %q, %v; without a limit %q", query, opts.MaxSize, want, wantErr, full)
+				}
+			case !errors.As(wantErr, &se):
+				t.Fatalf("query %q: %d bytes, MaxSize %d: error %v, want a *SizeError", query, len(full)-3, opts.MaxSize, wantErr)
+			}
+			if cap(want) > 3+opts.MaxSize && cap(want) > 8 {
+				t.Fatalf("query %q: MaxSize %d: cap(dst) grew to %d", query, opts.MaxSize, cap(want))
+			}
+		}
 	})
 }

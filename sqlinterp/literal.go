@@ -23,50 +23,13 @@ const (
 	kindJSON  // json.RawMessage, written '…'
 )
 
-// arg is one argument, unboxed: the one form both Append's driver.Value
-// and Args' typed values are written from.
+// arg is one argument of an Args, unboxed.
 type arg struct {
 	kind kind
 	n    uint64 // kindInt (as uint64), kindUint, kindFloat (its bits), kindBool (0 or 1)
 	s    string // kindString
 	b    []byte // kindBytes, kindJSON
 	t    time.Time
-}
-
-// toArg unboxes a driver.Value; ok is false for a type without a literal.
-func toArg(v driver.Value) (a arg, ok bool) {
-	switch v := v.(type) {
-	case nil:
-		a.kind = kindNull
-	case int64:
-		a.kind, a.n = kindInt, uint64(v)
-	case uint64:
-		a.kind, a.n = kindUint, v
-	case float64:
-		a.kind, a.n = kindFloat, math.Float64bits(v)
-	case bool:
-		a.kind = kindBool
-		if v {
-			a.n = 1
-		}
-	case time.Time:
-		a.kind, a.t = kindTime, v
-	case string:
-		a.kind, a.s = kindString, v
-	case []byte:
-		a.kind, a.b = kindBytes, v
-		if v == nil {
-			a.kind = kindNull
-		}
-	case json.RawMessage:
-		a.kind, a.b = kindJSON, v
-		if v == nil {
-			a.kind = kindNull
-		}
-	default:
-		return a, false
-	}
-	return a, true
 }
 
 // sizes returns the fewest bytes a's literal can take (strings without
@@ -95,50 +58,79 @@ func (a *arg) sizes() (least, estimate int) {
 // valueSizes is sizes for a driver.Value; a type without a literal fails
 // later, when it is written.
 func valueSizes(v driver.Value) (least, estimate int) {
-	if a, ok := toArg(v); ok {
-		return a.sizes()
+	switch v := v.(type) {
+	case nil:
+		return len("NULL"), len("NULL")
+	case int64, uint64:
+		return 1, 20
+	case float64:
+		return 1, 24
+	case bool:
+		return 1, 1
+	case time.Time:
+		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'")
+	case string:
+		return len(v) + 2, len(v) + len(v)/8 + 2
+	case []byte:
+		if v == nil {
+			return len("NULL"), len("NULL")
+		}
+		return len(v) + len("_binary''"), len(v) + len(v)/8 + len("_binary''")
+	case json.RawMessage:
+		if v == nil {
+			return len("NULL"), len("NULL")
+		}
+		return len(v) + 2, len(v) + len(v)/8 + 2
 	}
 	return 0, 0
 }
 
 // appendValue appends v as a literal; start is where the output of this
 // call began, for the size limit, and index is the argument's position, for
-// errors.
+// errors. It and appendLiteral share the writers below, one per type.
 func appendValue(dst []byte, start int, v driver.Value, index int, o *Options) ([]byte, error) {
-	a, ok := toArg(v)
-	if !ok {
-		return dst, &ArgError{Index: index, Type: typeName(v), Err: ErrArgType}
+	switch v := v.(type) {
+	case nil:
+		return appendNull(dst, start, o)
+	case int64:
+		return appendInt(dst, start, v, o)
+	case uint64:
+		return appendUint(dst, start, v, o)
+	case float64:
+		return appendFloat(dst, start, v, index, o)
+	case bool:
+		return appendBool(dst, start, v, o)
+	case time.Time:
+		return appendTimeArg(dst, start, v, index, o)
+	case string:
+		return appendQuoted(dst, start, "'", v, o)
+	case []byte:
+		if v == nil {
+			return appendNull(dst, start, o)
+		}
+		return appendQuoted(dst, start, "_binary'", v, o)
+	case json.RawMessage:
+		if v == nil {
+			return appendNull(dst, start, o)
+		}
+		return appendQuoted(dst, start, "'", v, o)
 	}
-	return appendLiteral(dst, start, &a, index, o)
+	return dst, &ArgError{Index: index, Type: typeName(v), Err: ErrArgType}
 }
 
-// appendLiteral appends a as a literal: every argument, from Append or
-// AppendArgs, is written here.
+// appendLiteral is appendValue for an argument of an Args.
 func appendLiteral(dst []byte, start int, a *arg, index int, o *Options) ([]byte, error) {
-	// Fixed-size literals are formatted on the stack first, so that room
-	// knows their exact length before dst grows.
-	var tmp [32]byte // the longest is a time, 28 bytes
-	var lit []byte
 	switch a.kind {
-	case kindNull:
-		lit = append(tmp[:0], "NULL"...)
 	case kindInt:
-		lit = strconv.AppendInt(tmp[:0], int64(a.n), 10)
+		return appendInt(dst, start, int64(a.n), o)
 	case kindUint:
-		lit = strconv.AppendUint(tmp[:0], a.n, 10)
+		return appendUint(dst, start, a.n, o)
 	case kindFloat:
-		f := math.Float64frombits(a.n)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return dst, &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(f, 'g', -1, 64) + " has no SQL literal"}
-		}
-		lit = strconv.AppendFloat(tmp[:0], f, 'g', -1, 64)
+		return appendFloat(dst, start, math.Float64frombits(a.n), index, o)
 	case kindBool:
-		lit = append(tmp[:0], byte('0'+a.n))
+		return appendBool(dst, start, a.n != 0, o)
 	case kindTime:
-		var err error
-		if lit, err = appendTime(tmp[:0], a.t, o.Location); err != nil {
-			return dst, &ArgError{Index: index, Type: "time.Time", Err: ErrArgValue, Detail: err.Error()}
-		}
+		return appendTimeArg(dst, start, a.t, index, o)
 	case kindString:
 		return appendQuoted(dst, start, "'", a.s, o)
 	case kindBytes:
@@ -146,6 +138,20 @@ func appendLiteral(dst []byte, start int, a *arg, index int, o *Options) ([]byte
 	case kindJSON:
 		return appendQuoted(dst, start, "'", a.b, o)
 	}
+	return appendNull(dst, start, o)
+}
+
+// fits reports whether a literal of at most n bytes can be appended to dst
+// directly: always without a limit (append's own growth is fine then), and
+// under Options.MaxSize when it fits both dst's capacity and the limit.
+// Otherwise the literal is formatted on the stack first and appended by
+// appendFixed, which knows its exact length before dst grows.
+func fits(dst []byte, start, n int, o *Options) bool {
+	return o.MaxSize <= 0 || cap(dst)-len(dst) >= n && len(dst)-start+n <= o.MaxSize
+}
+
+// appendFixed appends lit, a literal formatted on the stack.
+func appendFixed(dst []byte, start int, lit []byte, o *Options) ([]byte, error) {
 	dst, err := room(dst, start, len(lit), o)
 	if err != nil {
 		return dst, err
@@ -153,16 +159,75 @@ func appendLiteral(dst []byte, start int, a *arg, index int, o *Options) ([]byte
 	return append(dst, lit...), nil
 }
 
+func appendNull(dst []byte, start int, o *Options) ([]byte, error) {
+	return appendFixed(dst, start, []byte("NULL"), o)
+}
+
+func appendBool(dst []byte, start int, v bool, o *Options) ([]byte, error) {
+	if v {
+		return appendFixed(dst, start, []byte{'1'}, o)
+	}
+	return appendFixed(dst, start, []byte{'0'}, o)
+}
+
+func appendInt(dst []byte, start int, v int64, o *Options) ([]byte, error) {
+	if fits(dst, start, len("-9223372036854775808"), o) {
+		return strconv.AppendInt(dst, v, 10), nil
+	}
+	var tmp [20]byte
+	return appendFixed(dst, start, strconv.AppendInt(tmp[:0], v, 10), o)
+}
+
+func appendUint(dst []byte, start int, v uint64, o *Options) ([]byte, error) {
+	if fits(dst, start, len("18446744073709551615"), o) {
+		return strconv.AppendUint(dst, v, 10), nil
+	}
+	var tmp [20]byte
+	return appendFixed(dst, start, strconv.AppendUint(tmp[:0], v, 10), o)
+}
+
+func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byte, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return dst, &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(v, 'g', -1, 64) + " has no SQL literal"}
+	}
+	if fits(dst, start, len("-2.2250738585072014e-308"), o) {
+		return strconv.AppendFloat(dst, v, 'g', -1, 64), nil
+	}
+	var tmp [24]byte
+	return appendFixed(dst, start, strconv.AppendFloat(tmp[:0], v, 'g', -1, 64), o)
+}
+
+func appendTimeArg(dst []byte, start int, v time.Time, index int, o *Options) ([]byte, error) {
+	var lit []byte
+	var err error
+	if fits(dst, start, len("'2006-01-02 15:04:05.000000'"), o) {
+		dst, err = appendTime(dst, v, o.Location)
+	} else {
+		var tmp [28]byte
+		if lit, err = appendTime(tmp[:0], v, o.Location); err == nil {
+			return appendFixed(dst, start, lit, o)
+		}
+	}
+	if err != nil {
+		return dst, &ArgError{Index: index, Type: "time.Time", Err: ErrArgValue, Detail: err.Error()}
+	}
+	return dst, nil
+}
+
 // appendQuoted appends open, s escaped and a closing quote.
 func appendQuoted[S ~string | ~[]byte](dst []byte, start int, open string, s S, o *Options) ([]byte, error) {
-	n := len(open) + len(s) + 1 // without escapes
-	if o.MaxSize > 0 && len(dst)-start+n > o.MaxSize {
-		return dst, &SizeError{Max: o.MaxSize}
-	}
-	if cap(dst)-len(dst) < n+len(s) { // escapes might not fit: count them
-		var err error
-		if dst, err = room(dst, start, n+countEscapes(s, o.NoBackslashEscapes), o); err != nil {
-			return dst, err
+	if o.MaxSize > 0 {
+		n := len(open) + len(s) + 1 // without escapes
+		if len(dst)-start+n > o.MaxSize {
+			return dst, &SizeError{Max: o.MaxSize}
+		}
+		// Growing as append does could pass the limit: unless even one
+		// escape per byte fits, count them and grow for the exact size.
+		if cap(dst)-len(dst) < n+len(s) {
+			var err error
+			if dst, err = room(dst, start, n+countEscapes(s, o.NoBackslashEscapes), o); err != nil {
+				return dst, err
+			}
 		}
 	}
 	dst = append(dst, open...)
@@ -174,6 +239,13 @@ func appendQuoted[S ~string | ~[]byte](dst []byte, start int, open string, s S, 
 // would take this call's output, begun at start, past o.MaxSize: the limit
 // is checked before dst grows.
 func room(dst []byte, start, n int, o *Options) ([]byte, error) {
+	if o.MaxSize <= 0 && cap(dst)-len(dst) >= n { // the common case, inlined
+		return dst, nil
+	}
+	return roomSlow(dst, start, n, o)
+}
+
+func roomSlow(dst []byte, start, n int, o *Options) ([]byte, error) {
 	if o.MaxSize > 0 && len(dst)-start+n > o.MaxSize {
 		return dst, &SizeError{Max: o.MaxSize}
 	}
@@ -215,8 +287,16 @@ var backslashEscapes = [256]byte{
 // that gets a backslash or is a doubled quote.
 func countEscapes[S ~string | ~[]byte](s S, noBackslash bool) int {
 	n := 0
+	if noBackslash {
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\'' {
+				n++
+			}
+		}
+		return n
+	}
 	for i := 0; i < len(s); i++ {
-		if noBackslash && s[i] == '\'' || !noBackslash && backslashEscapes[s[i]] != 0 {
+		if backslashEscapes[s[i]] != 0 {
 			n++
 		}
 	}

@@ -118,8 +118,10 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		if err != nil {
 			return dst[:start], err
 		}
-		if dst, err = room(dst, start, p-last, o); err != nil {
-			return dst[:start], err
+		if o.MaxSize > 0 || cap(dst)-len(dst) < p-last {
+			if dst, err = roomSlow(dst, start, p-last, o); err != nil {
+				return dst[:start], err
+			}
 		}
 		dst = append(dst, query[last:p]...)
 		if p == len(query) {
