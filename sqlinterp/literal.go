@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // kind is the type of an argument's value.
@@ -55,34 +56,35 @@ func (a *arg) sizes() (least, estimate int) {
 	return len(a.b) + 2, len(a.b) + len(a.b)/8 + 2 // kindJSON
 }
 
-// valueSizes is sizes for a driver.Value; a type without a literal fails
-// later, when it is written.
-func valueSizes(v driver.Value) (least, estimate int) {
+// valueSizes is sizes for a driver.Value, which also returns the bytes of
+// a string, []byte or json.RawMessage, for the overlap check; a type without
+// a literal fails later, when it is written.
+func valueSizes(v driver.Value) (least, estimate int, data *byte, size int) {
 	switch v := v.(type) {
 	case nil:
-		return len("NULL"), len("NULL")
+		return len("NULL"), len("NULL"), nil, 0
 	case int64, uint64:
-		return 1, 20
+		return 1, 20, nil, 0
 	case float64:
-		return 1, 24
+		return 1, 24, nil, 0
 	case bool:
-		return 1, 1
+		return 1, 1, nil, 0
 	case time.Time:
-		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'")
+		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'"), nil, 0
 	case string:
-		return len(v) + 2, len(v) + len(v)/8 + 2
+		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.StringData(v), len(v)
 	case []byte:
 		if v == nil {
-			return len("NULL"), len("NULL")
+			return len("NULL"), len("NULL"), nil, 0
 		}
-		return len(v) + len("_binary''"), len(v) + len(v)/8 + len("_binary''")
+		return len(v) + len("_binary''"), len(v) + len(v)/8 + len("_binary''"), unsafe.SliceData(v), len(v)
 	case json.RawMessage:
 		if v == nil {
-			return len("NULL"), len("NULL")
+			return len("NULL"), len("NULL"), nil, 0
 		}
-		return len(v) + 2, len(v) + len(v)/8 + 2
+		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.SliceData(v), len(v)
 	}
-	return 0, 0
+	return 0, 0, nil, 0
 }
 
 // appendValue appends v as a literal; start is where the output of this

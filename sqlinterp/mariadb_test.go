@@ -447,7 +447,7 @@ type queryGen struct {
 // junk is what fills quoted parts and comments: every fragment that ends or
 // starts a quoted part or a comment, and placeholders.
 var junk = []string{"?", "?", "'", `"`, "`", "''", `\'`, `\\`, `\`, "*/", "/*", "/*!", "/*M!", "*/*", "#", "-- ", "--",
-	"\n", " ", "x", "1", ", 'x'", ", ?", "'*/'", "+", "@", "\t"}
+	"\n", " ", "x", "1", ", 'x'", ", ?", "'*/'", "+", "@", "\t", "é", "\xa0", "\xff"}
 
 func (g *queryGen) junk(max int) string {
 	var b strings.Builder

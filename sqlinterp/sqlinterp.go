@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // Options describes the server session a query is interpolated for. The zero
@@ -82,8 +83,11 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	if typed != nil {
 		nargs = len(typed)
 	}
-	if err := checkOverlap(dst, query, vals, typed); err != nil {
-		return dst, err
+	// Writing goes to dst[len(dst):cap(dst)]: an input there would be
+	// overwritten before it is read (see checkOverlap).
+	free := spare(dst)
+	if free.holds(unsafe.StringData(query), len(query)) {
+		return dst, &QueryError{Offset: 0, Reason: "the query shares memory with dst beyond its length, which Append overwrites; pass a copy or another dst"}
 	}
 	if err := checkNUL(query); err != nil {
 		return dst, err
@@ -94,10 +98,21 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	least, estimate := len(query)-nargs, len(query)
 	for i := range nargs {
 		var l, e int
+		var data *byte // the bytes of a string or []byte argument
+		var size int
 		if typed != nil {
-			l, e = typed[i].sizes()
+			a := &typed[i]
+			l, e = a.sizes()
+			if a.kind == kindString {
+				data, size = unsafe.StringData(a.s), len(a.s)
+			} else {
+				data, size = unsafe.SliceData(a.b), len(a.b)
+			}
 		} else {
-			l, e = valueSizes(vals[i])
+			l, e, data, size = valueSizes(vals[i])
+		}
+		if free.holds(data, size) {
+			return dst, overlapError(vals, typed, i)
 		}
 		least += l
 		estimate += e
