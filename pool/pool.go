@@ -315,7 +315,7 @@ func dataWord[T any](x any) T {
 //
 // It reads the value as one machine pointer: that is the representation the
 // Go runtime uses for pointers, maps, channels, functions and
-// unsafe.Pointer, the kinds shapeOf classifies as shapePointer, which is
+// unsafe.Pointer, the kinds initMode classifies as shapePointer, which is
 // the only case in which this is called.
 func isNilPointer[T any](v *T) bool {
 	return *(*unsafe.Pointer)(unsafe.Pointer(v)) == nil
