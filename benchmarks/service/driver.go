@@ -46,13 +46,17 @@ func (c *config) maxPhase() time.Duration { return c.phase / 2 }
 
 // server is one running server process.
 type server struct {
-	v    variant
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Reader
-	url  string
-	mu   sync.Mutex
-	done chan error
+	v   variant
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+	url string
+	// client is the load generator's, kept for the whole run: the
+	// connections it opens stay open from phase to phase, so that a phase
+	// rarely pays for connecting (server allocations included).
+	client *http.Client
+	mu     sync.Mutex
+	done   chan error
 }
 
 // startServer re-executes this program as the server of variant v.
@@ -92,6 +96,8 @@ func startServer(v variant, cpu int, dsn, profDir string) (*server, error) {
 		return nil, fmt.Errorf("server %s did not start: read %q, %v", v.name, line, err)
 	}
 	s.url = "http://" + addr + "/orders"
+	s.client = &http.Client{Timeout: 10 * time.Second,
+		Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 10000}}
 	return s, nil
 }
 
@@ -124,6 +130,9 @@ func (s *server) stats(before bool) (serverStats, error) {
 // stop closes the server's stdin, on which it exits, and waits for it;
 // it kills it if it has not gone within two seconds.
 func (s *server) stop() {
+	if s.client != nil {
+		s.client.CloseIdleConnections()
+	}
 	_ = s.in.Close()
 	go func() { s.done <- s.cmd.Wait() }()
 	select {
@@ -401,9 +410,7 @@ func attack(ctx context.Context, client *http.Client, s *server, targeter vegeta
 // measure runs one phase: a warm-up, then the measured load between two
 // readings of the server's counters.
 func measure(ctx context.Context, cfg *config, s *server, targeter vegeta.Targeter, rate float64) (phaseResult, error) {
-	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 10000}
-	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-	defer tr.CloseIdleConnections()
+	client := s.client
 	d := cfg.phase
 	if rate == 0 {
 		d = cfg.maxPhase()

@@ -107,18 +107,13 @@ func upper(s string) bool {
 
 // ---- SQL ----
 
-// orderQuery inserts the order; it has orderArgs placeholders.
+// orderQuery inserts the order, 18 placeholders.
 const orderQuery = "INSERT INTO orders (id, customer_id, email, name, currency, coupon, note, express, " +
 	"created_at, ship_street, ship_city, ship_zip, ship_country, subtotal_cents, tax_cents, " +
 	"shipping_cents, total_cents, weight_kg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
-const (
-	orderArgs = 18
-	itemArgs  = 8
-)
-
-// itemsQueries[n] inserts n line items in one statement, itemArgs
-// placeholders per row. The text is the application's, built once: no
+// itemsQueries[n] inserts n line items in one statement, 8 placeholders
+// per row. The text is the application's, built once: no
 // variant pays for building it.
 var itemsQueries = func() [maxItems + 1]string {
 	var q [maxItems + 1]string
