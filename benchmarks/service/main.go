@@ -21,6 +21,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -40,7 +41,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(os.Stderr, "service: %v\n", err)
 		os.Exit(1)
 	}
@@ -62,6 +63,14 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	quiet := fs.Bool("q", false, "no progress line")
 	profDir := fs.String("memprofile", "", "record every allocation of each server and write `DIR`/VARIANT.pprof at the end "+
 		"(go tool pprof -sample_index=alloc_objects); slows the servers, so the other figures do not count")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: service [flags]\n\nVariants:\n")
+		for _, v := range variants {
+			fmt.Fprintf(stderr, "  %-15s %s\n", v.name, v.doc)
+		}
+		fmt.Fprintf(stderr, "\nFlags:\n")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -208,9 +208,9 @@ var catalog = func() []Product {
 	return p
 }()
 
-// fillReceipt computes the receipt of o into r, reusing r's slices, and
-// returns the arguments' totals. r's previous content is overwritten;
-// its slices are truncated first, so a pooled receipt keeps its capacity.
+// fillReceipt computes the receipt of o into r, totals included. r's
+// previous content is overwritten; its slices are truncated, not
+// replaced, so a pooled receipt keeps their capacity.
 func fillReceipt(r *Receipt, o *Order) {
 	lines, related := r.Lines[:0], r.Related[:0]
 	*r = Receipt{

@@ -17,7 +17,7 @@ import (
 // variant is one implementation of the endpoint.
 type variant struct {
 	name string
-	doc  string
+	doc  string // one line for -h
 	// handler builds the handler; it runs only in the server process.
 	handler func() http.Handler
 	// floor marks the empty variant: its body differs on purpose, and the
@@ -40,7 +40,7 @@ var variants = []variant{
 	{name: "peers", handler: newPeers,
 		doc: "klauspost gzhttp, zerolog, bytebufferpool, a pooled json.Encoder, a sync.Pool per-request struct, the driver's interpolation"},
 	{name: "poolkit", handler: newPoolkit,
-		doc: "gzpool.Handler, jsonpool, sqlinterp, logfmt and a pool.Pool per-request scratch value, as poolkit's README teaches"},
+		doc: "logfmt.AccessLog(gzpool.Handler(h)); in h a pool.New scratch value per request: jsonpool.DecodeReuse, sqlinterp.AppendArgs, jsonpool.AppendEncode"},
 }
 
 func lookupVariant(name string) (variant, bool) {
