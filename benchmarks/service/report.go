@@ -35,17 +35,20 @@ type report struct {
 // variantReport holds one variant's figures: at the first fixed rate
 // unless named otherwise, medians over the rounds.
 type variantReport struct {
-	CPUus       float64 `json:"cpu_us_per_req"`
-	Allocs      float64 `json:"allocs_per_req"`
-	Bytes       float64 `json:"bytes_per_req"`
-	GCPer10k    float64 `json:"gc_cycles_per_10k"`
-	GCFraction  float64 `json:"gc_cpu_fraction"`
-	GCShare     float64 `json:"gc_cpu_share"`
-	P50         float64 `json:"p50_ms"`
-	P90         float64 `json:"p90_ms"`
-	P99         float64 `json:"p99_ms"`
-	P999        float64 `json:"p999_ms"`
-	MaxRPS      float64 `json:"max_rps"`
+	CPUus      float64 `json:"cpu_us_per_req"`
+	Allocs     float64 `json:"allocs_per_req"`
+	Bytes      float64 `json:"bytes_per_req"`
+	GCPer10k   float64 `json:"gc_cycles_per_10k"`
+	GCFraction float64 `json:"gc_cpu_fraction"`
+	GCShare    float64 `json:"gc_cpu_share"`
+	P50        float64 `json:"p50_ms"`
+	P90        float64 `json:"p90_ms"`
+	P99        float64 `json:"p99_ms"`
+	P999       float64 `json:"p999_ms"`
+	MaxRPS     float64 `json:"max_rps"`
+	// MaxCPUus is the CPU per request in the closed-loop phases, where
+	// the server never waits for work: no wake-up is part of it.
+	MaxCPUus    float64 `json:"max_cpu_us_per_req"`
 	AchievedRPS float64 `json:"achieved_rps"`
 	Errors      int     `json:"errors"`
 	RespBytes   float64 `json:"resp_bytes"`
@@ -123,6 +126,8 @@ func (rep *report) summarize(results map[string]*variantRuns) {
 		var sp [2]float64
 		vr.MaxRPS, sp = figure(runs.max, func(r *phaseResult) float64 { return r.RPS })
 		vr.Spread["max_rps"] = sp
+		vr.MaxCPUus, sp = figure(runs.max, func(r *phaseResult) float64 { return r.CPUus })
+		vr.Spread["max_cpu_us_per_req"] = sp
 		for i, rounds := range runs.fixed {
 			rf := rateFigures{Rate: rep.Rates[i], Spread: map[string][2]float64{}}
 			set := func(key string, dst *float64, f func(*phaseResult) float64) {
