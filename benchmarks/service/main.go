@@ -123,6 +123,9 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	rep, err := run(ctx, cfg)
+	if errors.Is(err, context.Canceled) {
+		return errors.New("interrupted: no figures")
+	}
 	if err != nil {
 		if rep != nil && !rep.BodiesIdentical && *format == "json" {
 			// Say so in the output too, for scripts that read it.
