@@ -6,6 +6,16 @@
 // Get a buffer from a Pool (or the package's default pool with Get), append
 // to it, copy or write out what it holds, and Put it back. The bytes returned
 // by Bytes alias the buffer and so must not be used after Put.
+//
+// # Overlap
+//
+// Every method that appends an input (Write, WriteString, AppendQuote,
+// ReadFrom's reader) gives the right result when the input aliases the
+// buffer's content, b.Bytes() or a string sharing its memory: it appends
+// after Len and reads only what came before. An input that aliases the
+// spare capacity beyond Len is overwritten as it is read; do not pass one.
+// AppendRFC3339 and the number, bool and time appenders take no bytes, so
+// nothing can overlap.
 package bytebuf
 
 import (
@@ -48,13 +58,15 @@ func (b *Buffer) Bytes() []byte { return b.B }
 // String returns a copy of the buffer's content as a string.
 func (b *Buffer) String() string { return string(b.B) }
 
-// Write appends p to the buffer. It always returns len(p), nil.
+// Write appends p to the buffer. It always returns len(p), nil. p may be
+// the buffer's own content, b.Bytes(), which then appears twice.
 func (b *Buffer) Write(p []byte) (int, error) {
 	b.B = append(b.B, p...)
 	return len(p), nil
 }
 
-// WriteString appends s to the buffer. It always returns len(s), nil.
+// WriteString appends s to the buffer. It always returns len(s), nil. s
+// may share memory with the buffer's content.
 func (b *Buffer) WriteString(s string) (int, error) {
 	b.B = append(b.B, s...)
 	return len(s), nil
@@ -86,7 +98,9 @@ func (b *Buffer) WriteTo(w io.Writer) (int64, error) {
 const minRead = 512
 
 // ReadFrom appends everything r yields until io.EOF to the buffer and
-// returns the number of bytes read. It implements io.ReaderFrom. The error
+// returns the number of bytes read. It implements io.ReaderFrom. r may
+// read from the buffer's content (bytes.NewReader(b.Bytes())): the bytes
+// it returns are appended after them. The error
 // is nil at io.EOF and r's error otherwise; the bytes read before an error
 // stay in the buffer.
 func (b *Buffer) ReadFrom(r io.Reader) (int64, error) {
@@ -131,7 +145,8 @@ func (b *Buffer) AppendFloat(f float64, fmt byte, prec, bitSize int) {
 func (b *Buffer) AppendBool(v bool) { b.B = strconv.AppendBool(b.B, v) }
 
 // AppendQuote appends s as a double-quoted Go string literal, as
-// strconv.Quote would write it.
+// strconv.Quote would write it. s may share memory with the buffer's
+// content, but not with its spare capacity beyond Len.
 func (b *Buffer) AppendQuote(s string) { b.B = strconv.AppendQuote(b.B, s) }
 
 // AppendTime appends t in RFC 3339 form with whole seconds
