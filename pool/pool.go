@@ -80,6 +80,9 @@ const (
 
 	shapeMask uint32 = 3
 	hooksBit  uint32 = 4
+	// nilBit marks a boxed T that has a nil value, a slice or an
+	// interface, whose first word is nil exactly when the value is nil.
+	nilBit uint32 = 8
 )
 
 // Option configures a Pool made by New.
@@ -181,8 +184,11 @@ func (p *Pool[T]) getSlow() T {
 	return v
 }
 
-// Put hands v back to the pool for reuse. Put of a nil pointer, map,
-// channel or function is a no-op.
+// Put hands v back to the pool for reuse. Put of a nil value (a nil
+// pointer, map, channel, function, slice or interface) is a no-op, so that
+// the next Get calls New rather than hand out a nil; so is a reset that
+// returns nil. Zero values of other types, such as a zero struct or 0, are
+// values like any other and are kept.
 //
 // After Put the caller must not use v again, nor anything that aliases it
 // (bytes returned by its Bytes method, slices of it, its fields): the next
@@ -206,8 +212,10 @@ func put[T any](p *Pool[T], v T, poolPut func(*sync.Pool, any), slow func(slowPa
 // putSlow is Put for pools that are not yet set up, have hooks or box
 // their values.
 func (p *Pool[T]) putSlow(v T) {
-	shape := p.modeOf() & shapeMask
-	if shape == shapePointer && isNilPointer(&v) {
+	mode := p.modeOf()
+	shape := mode & shapeMask
+	canBeNil := shape == shapePointer || mode&nilBit != 0
+	if canBeNil && isNilPointer(&v) {
 		return
 	}
 	if p.stats != nil {
@@ -222,12 +230,13 @@ func (p *Pool[T]) putSlow(v T) {
 	if p.reset != nil {
 		v = p.reset(v)
 	}
+	// A reset that returns nil must not put a nil into the sync.Pool:
+	// Get would hand it out instead of calling New.
+	if canBeNil && isNilPointer(&v) {
+		return
+	}
 	if shape == shapePointer {
-		// A reset that returns nil must not put a typed nil into the
-		// sync.Pool: Get would hand it out instead of calling New.
-		if !isNilPointer(&v) {
-			p.values.Put(v)
-		}
+		p.values.Put(v)
 		return
 	}
 	box, _ := p.boxes.Get().(*T)
@@ -291,6 +300,8 @@ func (p *Pool[T]) initMode() uint32 {
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func:
 		m = shapePointer
+	case reflect.Slice, reflect.Interface:
+		m |= nilBit
 	}
 	if p.hooks {
 		m |= hooksBit
@@ -311,12 +322,15 @@ func dataWord[T any](x any) T {
 	return *(*T)(unsafe.Pointer(&(*eface)(unsafe.Pointer(&x)).data))
 }
 
-// isNilPointer reports whether *v, whose type is pointer-shaped, is nil.
+// isNilPointer reports whether *v, whose type is pointer-shaped, a slice
+// or an interface, is nil.
 //
-// It reads the value as one machine pointer: that is the representation the
-// Go runtime uses for pointers, maps, channels, functions and
-// unsafe.Pointer, the kinds shapeOf classifies as shapePointer, which is
-// the only case in which this is called.
+// It reads the value's first word as one machine pointer. That word is the
+// value itself for pointers, maps, channels, functions and unsafe.Pointer
+// (the kinds initMode classifies as shapePointer), a slice's data pointer
+// (nil only for a nil slice; an empty non-nil slice points at something)
+// and an interface's type word (nil only for a nil interface). Those are
+// the only cases in which this is called.
 func isNilPointer[T any](v *T) bool {
 	return *(*unsafe.Pointer)(unsafe.Pointer(v)) == nil
 }
