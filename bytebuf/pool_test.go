@@ -12,6 +12,7 @@ import (
 
 	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 )
@@ -160,7 +161,7 @@ func TestPoolRecalibratesOnShift(t *testing.T) {
 // through a plain sync.Pool of *bytes.Buffer. Once calibrated, the bytebuf
 // pool holds no 8 MiB buffer; the sync.Pool keeps one for good.
 func TestPoolMemoryBound(t *testing.T) {
-	if race.Enabled {
+	if race.Enabled || check.Enabled {
 		t.Skip("a memory measure; sync.Pool drops Puts at random under -race")
 	}
 	if testing.Short() {
@@ -250,6 +251,7 @@ func TestPoolMemoryBound(t *testing.T) {
 // TestPoolGC checks the victim cache: a pooled buffer survives one garbage
 // collection and is gone after two more.
 func TestPoolGC(t *testing.T) {
+	pooltest.SkipIfChecked(t) // checked mode holds buffers itself, out of the GC's reach
 	pooltest.PinGC(t)
 	var p bytebuf.Pool
 	kept := map[*bytebuf.Buffer]bool{}
@@ -270,7 +272,7 @@ func TestPoolGC(t *testing.T) {
 }
 
 func TestPoolAllocs(t *testing.T) {
-	if race.Enabled {
+	if race.Enabled || check.Enabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -330,7 +332,7 @@ func TestPoolAllocs(t *testing.T) {
 func TestPoolConcurrentOwnership(t *testing.T) {
 	const goroutines = 16
 	iters := 2000
-	if testing.Short() {
+	if testing.Short() || check.Enabled { // a checked Put costs an mprotect system call
 		iters = 200
 	}
 	var p bytebuf.Pool

@@ -24,6 +24,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/check"
 )
 
 // Pool is a set of reusable values of type T, safe for concurrent use.
@@ -48,6 +50,7 @@ import (
 // a pointer, and a pointer pool with a reset function about twice.
 type Pool[T any] struct {
 	noCopy noCopy
+	chk    checkState[T] // empty unless built with -tags poolkitcheck
 
 	// mode is shapeUnknown until the first use works out how T is
 	// stored, then shapePointer or shapeBoxed, with hooksBit set when the
@@ -135,6 +138,9 @@ func New[T any](newFn func() T, opts ...Option[T]) *Pool[T] {
 // from the pool were reset by Put when the pool has a reset function; values
 // made by New are as New made them.
 func (p *Pool[T]) Get() T {
+	if check.Enabled {
+		return p.checkedGet()
+	}
 	return get(p, (*sync.Pool).Get, slowPath[T].getSlow)
 }
 
@@ -195,6 +201,10 @@ func (p *Pool[T]) getSlow() T {
 // Get, possibly on another goroutine, owns it. Copy out what you still need
 // before calling Put.
 func (p *Pool[T]) Put(v T) {
+	if check.Enabled {
+		p.checkedPut(v)
+		return
+	}
 	put(p, v, (*sync.Pool).Put, slowPath[T].putSlow)
 }
 

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/pool"
@@ -324,6 +325,7 @@ func TestNonPointerTypes(t *testing.T) {
 // TestGC checks that pooled values survive one garbage collection (in the
 // victim cache) and are gone after two, for the direct and the boxed path.
 func TestGC(t *testing.T) {
+	pooltest.SkipIfChecked(t) // checked mode holds values itself, out of the GC's reach
 	pooltest.PinGC(t)
 	t.Run("pointer", func(t *testing.T) {
 		p := pool.New(func() *object { return &object{id: -1} })
@@ -356,7 +358,7 @@ func testGC(t *testing.T, put func(int), get func() int) {
 // TestAllocs asserts that Get and Put allocate nothing in steady state for
 // every kind of T.
 func TestAllocs(t *testing.T) {
-	if race.Enabled {
+	if race.Enabled || check.Enabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/check"
 )
 
 // DefaultMaxCap is the largest capacity, in elements, that the zero Pool
@@ -38,6 +40,7 @@ const minClass = 4
 // copied after first use.
 type Pool[E any] struct {
 	noCopy noCopy
+	chk    poolCheck[E] // empty unless built with -tags poolkitcheck
 
 	// MaxCap is the largest capacity, in elements, that Put keeps; zero
 	// means DefaultMaxCap. It is rounded up to a power of two, the size of
@@ -67,6 +70,9 @@ type Pool[E any] struct {
 // beyond the length are zero when E holds pointers (Put cleared them) and
 // may hold old data otherwise.
 func (p *Pool[E]) Get(n int) []E {
+	if check.Enabled {
+		return p.checkedGet(n)
+	}
 	info := p.info.Load()
 	if info == 0 {
 		info = p.init()
@@ -94,6 +100,10 @@ func (p *Pool[E]) Get(n int) []E {
 // After Put the caller must not use s again, nor any slice sharing its
 // backing array: the next Get, possibly on another goroutine, owns it.
 func (p *Pool[E]) Put(s []E) {
+	if check.Enabled {
+		p.checkedPut(s)
+		return
+	}
 	info := p.info.Load()
 	if info == 0 {
 		info = p.init()
