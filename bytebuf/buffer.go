@@ -16,6 +16,26 @@
 // spare capacity beyond Len is overwritten as it is read; do not pass one.
 // AppendRFC3339 and the number, bool and time appenders take no bytes, so
 // nothing can overlap.
+//
+// # Checked mode
+//
+// Built with -tags poolkitcheck, a Buffer from a Pool keeps its bytes in
+// their own page-aligned mappings (syscall.Mmap), which Put makes
+// inaccessible (mprotect PROT_NONE) until a Get hands the buffer out
+// again, so reading or writing the bytes after Put, through Bytes or B,
+// faults at that instruction; a Pool holds the last 128 buffers Put back
+// from reuse. Every method of a Buffer that was Put panics, naming the
+// Put, and a second Put panics naming the first. The methods grow the
+// buffer into new checked pages; the pages it outgrew stay readable (a
+// Bytes slice taken before the growth still works) until Put seals them
+// too. An append to B directly that outgrows its capacity moves the
+// content to the Go heap, where page protection cannot reach: the next
+// method call or Put moves it back, and Put checksums the heap array so a
+// write to it after Put is still reported when the buffer is reused.
+// Other systems than Linux poison the bytes with 0xDB at Put and check
+// the poison at reuse instead. A buffer that is never Put keeps its
+// mapping (nothing can tell whether its bytes are still in use); past
+// 16,384 mappings checked buffers fall back to poisoned heap memory.
 package bytebuf
 
 import (
@@ -34,6 +54,9 @@ import (
 // directly with the strconv and time Append functions:
 //
 //	buf.B = strconv.AppendQuote(buf.B, s)
+//
+// (In checked mode such an append may move B to the Go heap; see the
+// package doc.)
 type Buffer struct {
 	chk bufCheck // empty unless built with -tags poolkitcheck; first, so it adds no padding
 

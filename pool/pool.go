@@ -17,6 +17,20 @@
 // anything that aliases it: the bytes returned by a buffer's Bytes method, a
 // slice re-sliced from a pooled slice, a field of a pooled struct. Copy what
 // you need out before Put.
+//
+// # Checked mode
+//
+// Built with -tags poolkitcheck, a Put of a value the pool already holds
+// panics, naming the first Put's file:line, and a write to a pooled value
+// after its Put is reported, naming the Put, when the value leaves the
+// pool or at the latest 128 Gets and Puts later: Put checksums the memory
+// the value reaches (the pointee of a pointer, a slice's backing array up
+// to its capacity, three pointers deep) after the reset, and the pool
+// holds the last 256 values Put back from reuse. The values come from the
+// user's New, on the Go heap, so a read after Put is not caught. Values
+// are identified for the double-Put check by their pointer, a slice by
+// its backing array, a struct by its first slice field; numbers, strings,
+// functions and interfaces are not. See the README's "Checked mode".
 package pool
 
 import (

@@ -12,6 +12,20 @@
 // allocating, and rebuilds the slice on Get. That is one sync.Pool
 // operation per Get and per Put, as cheap as the header write-back pattern,
 // with no boxes for the caller to manage.
+//
+// # Checked mode
+//
+// Built with -tags poolkitcheck, Get makes the slices of pointer-free
+// element types in their own page-aligned mappings (syscall.Mmap), which
+// Put makes inaccessible (mprotect PROT_NONE) until a Get hands them out
+// again, so a read or write through a slice after its Put faults at that
+// instruction; a pool holds up to 64 slices per size class back from
+// reuse to keep them faulting. Slices of element types with pointers, and
+// slices the pool did not make, are checksummed at Put instead, and a
+// write after Put is reported when the slice leaves the pool or within 128
+// Gets and Puts. A second Put of the same slice panics, naming the first.
+// Other systems than Linux poison the pointer-free slices instead of
+// protecting them: writes are reported, reads see 0xDB bytes.
 package slicepool
 
 import (
