@@ -26,7 +26,8 @@
 // pool or at the latest 128 Gets and Puts later: Put checksums the memory
 // the value reaches (the pointee of a pointer, a slice's backing array up
 // to its capacity, three pointers deep) after the reset, and the pool
-// holds the last 256 values Put back from reuse. The values come from the
+// holds the last 256 values Put back from reuse (fewer when what they
+// reach passes 16 MiB). The values come from the
 // user's New, on the Go heap, so a read after Put is not caught. Values
 // are identified for the double-Put check by their pointer, a slice by
 // its backing array, a struct by its first slice field; numbers, strings,

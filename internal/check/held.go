@@ -15,6 +15,10 @@ const (
 	// MaxHeld bounds the values a checked pool holds; beyond it the oldest
 	// is checked and dropped.
 	MaxHeld = 2 * Quarantine
+	// MaxHeldBytes bounds the memory the values held reach, as far as Sum
+	// reads it: a pool of gzip writers (some 800 KB each) holds a few
+	// dozen, not 512.
+	MaxHeldBytes = 16 << 20
 	// SweepEvery is how many Gets and Puts of one pool pass between two
 	// checks of every value it holds, so a write after Put is reported
 	// within SweepEvery further calls even if the value is never handed
@@ -26,10 +30,11 @@ const (
 // the values Put, each with the checksum of its memory taken at Put and
 // the place of the Put. The zero Held is ready to use.
 type Held[T any] struct {
-	mu  sync.Mutex
-	q   []held[T] // oldest first
-	ids map[uintptr]Site
-	ops int
+	mu    sync.Mutex
+	q     []held[T] // oldest first
+	ids   map[uintptr]Site
+	ops   int
+	bytes int // the sizes of the values held
 }
 
 // what names the values in reports.
@@ -41,6 +46,7 @@ type held[T any] struct {
 	v    T
 	id   uintptr
 	sum  uint64
+	size int
 	site Site
 }
 
@@ -60,7 +66,8 @@ func (h *Held[T]) CheckPut(id uintptr) {
 
 // Put holds v, which its Put at site has reset, recording its checksum.
 func (h *Held[T]) Put(v T, site Site) {
-	e := held[T]{v: v, id: Identity(&v), sum: Sum(&v), site: site}
+	e := held[T]{v: v, id: Identity(&v), site: site}
+	e.sum, e.size = SumSize(&v)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if e.id != 0 {
@@ -74,8 +81,9 @@ func (h *Held[T]) Put(v T, site Site) {
 		h.ids[e.id] = site
 	}
 	h.q = append(h.q, e)
+	h.bytes += e.size
 	h.tick()
-	if len(h.q) > MaxHeld {
+	for len(h.q) > MaxHeld || (h.bytes > MaxHeldBytes && len(h.q) > 1) {
 		h.pop()
 	}
 }
@@ -98,6 +106,7 @@ func (h *Held[T]) pop() T {
 	var zero held[T]
 	h.q[0] = zero
 	h.q = h.q[1:]
+	h.bytes -= e.size
 	if len(h.q) == 0 {
 		h.q = h.q[:0:0] // let append start over rather than creep through memory
 	}

@@ -26,10 +26,17 @@ var seed = maphash.MakeSeed()
 // It reads memory the caller put and may still, by mistake, write: that is
 // what it is for.
 func Sum[T any](v *T) uint64 {
+	sum, _ := SumSize(v)
+	return sum
+}
+
+// SumSize is Sum, also returning how many bytes it read: an estimate of
+// the memory a pool keeps alive by holding the value.
+func SumSize[T any](v *T) (sum uint64, size int) {
 	s := summer{budget: sumBudget}
 	s.h.SetSeed(seed)
 	s.fields(unsafe.Pointer(v), reflect.TypeFor[T](), sumDepth)
-	return s.h.Sum64()
+	return s.h.Sum64(), sumBudget - min(s.budget, sumBudget)
 }
 
 type summer struct {
