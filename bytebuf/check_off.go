@@ -10,7 +10,7 @@ type (
 	poolCheck struct{}
 )
 
-func (b *Buffer) checkUse(method string) { panic("unreachable: checked mode is off") }
+func (b *Buffer) checkUse(method string) { _ = b.chk; panic("unreachable: checked mode is off") }
 func (b *Buffer) checkGrown()            { panic("unreachable: checked mode is off") }
-func (p *Pool) checkedGet() *Buffer      { panic("unreachable: checked mode is off") }
+func (p *Pool) checkedGet() *Buffer      { _ = p.chk; panic("unreachable: checked mode is off") }
 func (p *Pool) checkedPut(b *Buffer)     { panic("unreachable: checked mode is off") }

@@ -7,5 +7,5 @@ package pool
 // the constant check.Enabled, so the compiler drops the calls).
 type checkState[T any] struct{}
 
-func (p *Pool[T]) checkedGet() T  { panic("unreachable: checked mode is off") }
+func (p *Pool[T]) checkedGet() T  { _ = p.chk; panic("unreachable: checked mode is off") }
 func (p *Pool[T]) checkedPut(v T) { panic("unreachable: checked mode is off") }

@@ -7,5 +7,5 @@ package slicepool
 // the constant check.Enabled, so the compiler drops the calls.
 type poolCheck[E any] struct{}
 
-func (p *Pool[E]) checkedGet(n int) []E { panic("unreachable: checked mode is off") }
+func (p *Pool[E]) checkedGet(n int) []E { _ = p.chk; panic("unreachable: checked mode is off") }
 func (p *Pool[E]) checkedPut(s []E)     { panic("unreachable: checked mode is off") }

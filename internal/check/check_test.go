@@ -71,7 +71,7 @@ func TestSumSeesWhatValuesReach(t *testing.T) {
 			t.Errorf("Sum missed a change to the %s", c.name)
 		}
 	}
-	if Sum(&n) != Sum(&n) {
+	if a, b := Sum(&n), Sum(&n); a != b {
 		t.Error("Sum of unchanged memory changed")
 	}
 }
