@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"testing"
 	"unsafe"
@@ -14,7 +13,6 @@ import (
 	"github.com/poolkit/poolkit/bytebuf"
 	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
-	"github.com/poolkit/poolkit/internal/race"
 )
 
 func TestPoolZeroValue(t *testing.T) {
@@ -161,9 +159,7 @@ func TestPoolRecalibratesOnShift(t *testing.T) {
 // through a plain sync.Pool of *bytes.Buffer. Once calibrated, the bytebuf
 // pool holds no 8 MiB buffer; the sync.Pool keeps one for good.
 func TestPoolMemoryBound(t *testing.T) {
-	if race.Enabled || check.Enabled {
-		t.Skip("a memory measure; sync.Pool drops Puts at random under -race")
-	}
+	pooltest.SkipIfRace(t) // a memory measure
 	if testing.Short() {
 		t.Skip("moves about 2 GB of memory")
 	}
@@ -272,10 +268,6 @@ func TestPoolGC(t *testing.T) {
 }
 
 func TestPoolAllocs(t *testing.T) {
-	if race.Enabled || check.Enabled {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	var p bytebuf.Pool
 	for _, n := range []int{0, 64, 1000, 10000, 1 << 20} {
 		t.Run(fmt.Sprintf("write=%d", n), func(t *testing.T) {
@@ -288,9 +280,7 @@ func TestPoolAllocs(t *testing.T) {
 			for range 10 {
 				f()
 			}
-			if got := allocs.PerRun(500, f); got != 0 {
-				t.Fatalf("Get + write %d B + Put allocates %v times per run, want 0", n, got)
-			}
+			pooltest.WantAllocs(t, 0, f)
 		})
 	}
 	t.Run("through calibrations", func(t *testing.T) {
@@ -301,6 +291,7 @@ func TestPoolAllocs(t *testing.T) {
 			b.Write(data)
 			p.Put(b)
 		}
+		pooltest.SkipIfRace(t)
 		before := p.Stats().Calibrations
 		if got := allocs.PerRun(60000, f); got != 0 {
 			t.Fatalf("Get + write + Put allocates %v times per run over 60,000 runs, want 0", got)
@@ -319,9 +310,7 @@ func TestPoolAllocs(t *testing.T) {
 		for range 10 {
 			f()
 		}
-		if got := allocs.PerRun(500, f); got != 0 {
-			t.Fatalf("bytebuf.Get + Put allocates %v times per run, want 0", got)
-		}
+		pooltest.WantAllocs(t, 0, f)
 	})
 }
 

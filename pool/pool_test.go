@@ -4,16 +4,12 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"unsafe"
 
-	"github.com/poolkit/poolkit/allocs"
-	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
-	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -358,10 +354,6 @@ func testGC(t *testing.T, put func(int), get func() int) {
 // TestAllocs asserts that Get and Put allocate nothing in steady state for
 // every kind of T.
 func TestAllocs(t *testing.T) {
-	if race.Enabled || check.Enabled {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	ptr := pool.New(func() *object { return new(object) })
 	slice := pool.New(func() []byte { return make([]byte, 0, 64) },
 		pool.WithReset(func(s []byte) []byte { return s[:0] }))
@@ -395,9 +387,7 @@ func TestAllocs(t *testing.T) {
 			for range 10 {
 				tt.f()
 			}
-			if got := allocs.PerRun(1000, tt.f); got != 0 {
-				t.Fatalf("Get+Put allocates %v times per run, want 0", got)
-			}
+			pooltest.WantAllocs(t, 0, tt.f)
 		})
 	}
 }

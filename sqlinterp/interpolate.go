@@ -70,7 +70,7 @@ func convert(a any) (driver.Value, error) {
 		case nil, int64, uint64, float64, bool, time.Time, string, []byte, json.RawMessage:
 			return val, nil
 		}
-		return nil, errors.New("Value returned an unsupported type")
+		return nil, errors.New("its Value method returned an unsupported type")
 	}
 	return driver.DefaultParameterConverter.ConvertValue(a)
 }

@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/poolkit/poolkit/allocs"
-	"github.com/poolkit/poolkit/internal/race"
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 // The methane article's benchmark arguments (shared/seeds/002), which are
@@ -288,31 +287,22 @@ func TestInterpolate(t *testing.T) {
 }
 
 func TestAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not meaningful under -race")
-	}
 	dst := make([]byte, 0, 256)
 	var err error
-	if n := allocs.PerRun(1000, func() {
+	pooltest.WantAllocs(t, 0, func() { // a reused dst
 		dst, err = Append(dst[:0], methaneQuery, methaneArgs, Options{})
-	}); n != 0 {
-		t.Errorf("Append with a reused dst: %v allocs/op, want 0", n)
-	}
+	})
 	if err != nil || string(dst) != methaneWant {
 		t.Fatalf("Append = %q, %v", dst, err)
 	}
 	// With nil dst, the estimate sizes the one allocation.
-	if n := allocs.PerRun(1000, func() {
+	pooltest.WantAllocs(t, 1, func() {
 		dst, err = Append(nil, methaneQuery, methaneArgs, Options{})
-	}); n != 1 {
-		t.Errorf("Append with nil dst: %v allocs/op, want 1", n)
-	}
+	})
 	noBS := Options{NoBackslashEscapes: true, Location: time.UTC}
-	if n := allocs.PerRun(1000, func() {
+	pooltest.WantAllocs(t, 0, func() { // NoBackslashEscapes and a reused dst
 		dst, err = Append(dst[:0], methaneQuery, methaneArgs, noBS)
-	}); n != 0 {
-		t.Errorf("Append with NoBackslashEscapes and a reused dst: %v allocs/op, want 0", n)
-	}
+	})
 }
 
 // TestConcurrent runs Append from several goroutines on shared arguments,

@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/poolkit/poolkit/internal/goenv"
 )
 
 // poolkit allocs runs the user's benchmarks with every allocation sampled
@@ -531,7 +533,10 @@ func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	defer fmt.Fprintf(bw, "\n%s\n", allocsNote)
-	goroot := filepath.Clean(runtime.GOROOT())
+	// The root of the go command that built the benchmarks; without one
+	// the standard library's files keep their absolute paths.
+	goroot, _ := goenv.GOROOT()
+	goroot = filepath.Clean(goroot)
 	wd, _ := os.Getwd()
 	short := func(file string) string {
 		if rel, err := filepath.Rel(filepath.Join(goroot, "src"), file); err == nil && !strings.HasPrefix(rel, "..") {

@@ -7,11 +7,10 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/internal/workloads"
 )
@@ -30,8 +29,7 @@ import (
 // between Put and Get misses the object Put left in the first P's private
 // slot, and on a busy machine that happens at random.
 func TestBench(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	pooltest.PinGC(t)
 	cfg, err := parseBenchFlags([]string{"-count", "1", "-benchtime", "10ms", "-cpu", "1,2", "-progress=false"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +125,24 @@ func TestBench(t *testing.T) {
 	var back report
 	if err := json.Unmarshal(j.Bytes(), &back); err != nil || len(back.Rows) != len(rep.Rows) {
 		t.Errorf("json does not round-trip: %v, %d rows", err, len(back.Rows))
+	}
+	var bf bytes.Buffer
+	if err := writeReport(&bf, rep, "benchfmt"); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]int{}
+	for _, l := range strings.Split(bf.String(), "\n") {
+		if name, _, ok := strings.Cut(l, "\t"); ok && strings.HasPrefix(name, "Benchmark") {
+			names[name]++
+		}
+	}
+	if len(names) != len(rep.Rows) {
+		t.Errorf("benchfmt names %d benchmarks, want one per row, %d:\n%s", len(names), len(rep.Rows), bf.String())
+	}
+	for name, n := range names {
+		if n != 1 {
+			t.Errorf("benchfmt has %d lines for %s, want one per run (-count 1)", n, name)
+		}
 	}
 	var page bytes.Buffer
 	writeHTML(&page, rep)
