@@ -24,8 +24,10 @@
 // panics, naming the first Put's file:line, and a write to a pooled value
 // after its Put is reported, naming the Put, when the value leaves the
 // pool or at the latest 128 Gets and Puts later: Put checksums the memory
-// the value reaches (the pointee of a pointer, a slice's backing array up
-// to its capacity, three pointers deep) after the reset, and the pool
+// the value owns (the pointee of a pointer T, a slice's backing array up
+// to its capacity, and the backing arrays of the slices in those; not what
+// pointers further down point at, which may be shared) after the reset,
+// and the pool
 // holds the last 256 values Put back from reuse (fewer when what they
 // reach passes 16 MiB). The values come from the
 // user's New, on the Go heap, so a read after Put is not caught. Values

@@ -16,12 +16,16 @@ const sumDepth = 3
 
 var seed = maphash.MakeSeed()
 
-// Sum returns a checksum of the memory a value of type T can reach: for
-// a pointer, the memory it points to; for a slice, its backing array up to
-// its capacity; for a struct or an array, what its fields reach; following
-// pointers up to sumDepth deep and reading at most sumBudget bytes. A map
-// or a channel contributes its length, an interface, a string or a
-// function nothing (their memory cannot be written through them).
+// Sum returns a checksum of the memory a value of type T owns: for a
+// pointer, the memory it points to; for a slice, its backing array up to
+// its capacity; for a struct or an array, what its fields own; and the
+// backing arrays of the slices in all of these, up to sumDepth deep,
+// reading at most sumBudget bytes. Pointers below the top are not
+// followed: a pooled struct may well point at memory it shares and that
+// legitimately changes while the value sits in the pool (a time.Time's
+// Location, which the time package fills in lazily; an *http.Client's
+// connection pool). A map or a channel contributes its length, an
+// interface, a string or a function nothing.
 //
 // It reads memory the caller put and may still, by mistake, write: that is
 // what it is for.
@@ -35,7 +39,7 @@ func Sum[T any](v *T) uint64 {
 func SumSize[T any](v *T) (sum uint64, size int) {
 	s := summer{budget: sumBudget}
 	s.h.SetSeed(seed)
-	s.fields(unsafe.Pointer(v), reflect.TypeFor[T](), sumDepth)
+	s.fields(unsafe.Pointer(v), reflect.TypeFor[T](), sumDepth, true)
 	return s.h.Sum64(), sumBudget - min(s.budget, sumBudget)
 }
 
@@ -57,15 +61,17 @@ func (s *summer) mem(p unsafe.Pointer, t reflect.Type, n int, depth int) {
 		return
 	}
 	for i := 0; i < n && s.budget > 0; i++ {
-		s.fields(unsafe.Add(p, i*int(t.Size())), t, depth)
+		s.fields(unsafe.Add(p, i*int(t.Size())), t, depth, false)
 	}
 }
 
-// fields hashes what the value of type t at p reaches, not its own bytes.
-func (s *summer) fields(p unsafe.Pointer, t reflect.Type, depth int) {
+// fields hashes what the value of type t at p owns, not its own bytes.
+// top says whether it is the pooled value itself, whose pointer is
+// followed.
+func (s *summer) fields(p unsafe.Pointer, t reflect.Type, depth int, top bool) {
 	switch t.Kind() {
 	case reflect.Pointer:
-		if q := *(*unsafe.Pointer)(p); q != nil {
+		if q := *(*unsafe.Pointer)(p); q != nil && top {
 			s.mem(q, t.Elem(), 1, depth-1)
 		}
 	case reflect.Slice:
@@ -85,12 +91,12 @@ func (s *summer) fields(p unsafe.Pointer, t reflect.Type, depth int) {
 	case reflect.Struct:
 		for i := range t.NumField() {
 			f := t.Field(i)
-			s.fields(unsafe.Add(p, f.Offset), f.Type, depth)
+			s.fields(unsafe.Add(p, f.Offset), f.Type, depth, top)
 		}
 	case reflect.Array:
 		if t.Len() > 0 && hasPointers(t.Elem()) {
 			for i := range t.Len() {
-				s.fields(unsafe.Add(p, i*int(t.Elem().Size())), t.Elem(), depth)
+				s.fields(unsafe.Add(p, i*int(t.Elem().Size())), t.Elem(), depth, top)
 			}
 		}
 	}
