@@ -202,6 +202,8 @@ var unmarshalInputs = []string{
 	// reports the first mismatch.
 	`{"name":"kept","id":"one","items":["a"]}`, `{"items":"x"}`, `{"id":1.5}`, `[1]`, `"str"`, `123`,
 	`{"id":99999999999999999999}`, `{"bytes":"!!!"}`, `{"arr":[1,2,3,4]}`, `{"ptr":[]}`,
+	// Type errors after white space: the error's Offset counts it.
+	" 0", " \n\t{\"id\":\"x\"}", "\r\n[1] \n",
 }
 
 func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
