@@ -5,6 +5,7 @@ package bytebuf
 import (
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/check"
@@ -72,6 +73,7 @@ func (b *Buffer) moveToBlock(blk *check.Block) {
 }
 
 func (p *Pool) checkedGet() *Buffer {
+	counting := atomic.LoadUint32(&p.maxSizeCut)&statsBit != 0
 	for {
 		p.chk.mu.Lock()
 		var b *Buffer
@@ -80,6 +82,7 @@ func (p *Pool) checkedGet() *Buffer {
 		}
 		p.chk.mu.Unlock()
 		if b == nil {
+			p.news.Add(1)
 			b = &Buffer{puts: rand.Uint32()}
 			b.chk.tracked = true
 			if n := int(p.defaultSize.Load()); n > 0 {
@@ -97,6 +100,9 @@ func (p *Pool) checkedGet() *Buffer {
 		}
 		b.chk.pooled = false
 		b.B = b.B[:0]
+		if counting {
+			atomic.AddUint64(&p.hits, 1)
+		}
 		return b
 	}
 }
@@ -109,6 +115,9 @@ func (p *Pool) checkedPut(b *Buffer) {
 		check.PutTwice("bytebuf.Buffer", b.chk.site)
 	}
 	site := check.Caller()
+	if atomic.LoadUint32(&p.maxSizeCut)&statsBit != 0 {
+		p.puts.Add(1)
+	}
 	b.puts++
 	if b.puts&sampleMask == 0 {
 		b.puts = rand.Uint32()

@@ -48,13 +48,29 @@ func (p *Pool[E]) limits(k int) (quarantine, most int) {
 	return most / 2, most
 }
 
-func (p *Pool[E]) checkedGet(n int) []E {
-	info := p.info.Load()
+// checkedInfo returns p.info as Get and Put use it, the one from before
+// EnableStats when the pool counts, and whether it counts.
+func (p *Pool[E]) checkedInfo() (info uint64, counting bool) {
+	info = p.info.Load()
 	if info == 0 {
 		info = p.init()
 	}
+	if si := p.stats.info.Load(); si != 0 {
+		return si, true
+	}
+	return info, false
+}
+
+func (p *Pool[E]) checkedGet(n int) []E {
+	info, counting := p.checkedInfo()
+	if counting {
+		p.stats.gets.Add(1)
+	}
 	c := classOf(n)
 	if c > int(info>>2) {
+		if counting {
+			p.stats.news.Add(1)
+		}
 		return make([]E, 0, n)
 	}
 	p.chk.mu.Lock()
@@ -67,6 +83,9 @@ func (p *Pool[E]) checkedGet(n int) []E {
 			p.chk.out[e.first] = e.blk
 		}
 		return unsafe.Slice((*E)(e.first), 1<<c)[:0]
+	}
+	if counting {
+		p.stats.news.Add(1)
 	}
 	size := unsafe.Sizeof(*new(E))
 	if info&2 != 0 || size == 0 {
@@ -82,10 +101,7 @@ func (p *Pool[E]) checkedGet(n int) []E {
 }
 
 func (p *Pool[E]) checkedPut(s []E) {
-	info := p.info.Load()
-	if info == 0 {
-		info = p.init()
-	}
+	info, counting := p.checkedInfo()
 	c := cap(s)
 	if c == 0 || unsafe.Sizeof(*new(E)) == 0 {
 		return
@@ -98,7 +114,13 @@ func (p *Pool[E]) checkedPut(s []E) {
 		check.PutTwice(p.what(), prev)
 	}
 	p.tick()
+	if counting {
+		p.stats.puts.Add(1)
+	}
 	if c < 1<<minClass || c > 1<<(info>>2) {
+		if counting {
+			p.stats.drops.Add(1)
+		}
 		return
 	}
 	if info&2 != 0 {
