@@ -41,6 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		x := putVar(pass.TypesInfo, c.Value)
 		if x == nil {
+			checkFieldPut(pass, ins, c)
 			continue
 		}
 		if !isAddr(pass.TypesInfo, c.Value) && !mayShare(x.Type(), 0) {
@@ -56,7 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// A Put through a wrapper from another package may drop fields
 		// we cannot see.
 		opaque := c.Wrapper != nil && (pc.Wrappers[c.Wrapper] == nil || pc.Wrappers[c.Wrapper].Decl == nil)
-		put := putInfo{c, opaque, dr}
+		put := putInfo{c, opaque, dr, pc}
 		switch parent := cur.Parent(); p := parent.Node().(type) {
 		case *ast.DeferStmt:
 			if ftype, body := flow.EnclosingFunc(parent); body != nil {
@@ -70,6 +71,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			checkAfter(pass, put, x, parent)
+			checkBefore(pass, put, x, parent)
 		}
 	}
 	return nil, nil
@@ -148,6 +150,7 @@ type putInfo struct {
 	c      *poolcall.Call
 	opaque bool // through a wrapper whose body we cannot see
 	drops  *drops
+	pc     *poolcall.Info
 }
 
 // checkAfter reports uses of x, or of variables aliasing it, in the
@@ -268,6 +271,12 @@ func reportUse(pass *analysis.Pass, put putInfo, al *aliaser, found *ast.Ident) 
 			Message: fmt.Sprintf("use after put: %s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
 		return
 	}
+	if keeper := al.keeperName(al.origin[obj]); keeper != "" {
+		pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+			Message: fmt.Sprintf("use after put: %s keeps %s (passed to %s on line %d), which was put back into %s on line %d",
+				found.Name, x.Name(), keeper, pass.Fset.Position(al.origin[obj].Pos()).Line, c.PoolName, line)})
+		return
+	}
 	d := analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
 		Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
 	if origin := al.origin[obj]; origin != nil && al.assigns[obj] == 1 {
@@ -351,6 +360,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 		return // the Put may concern another value than the one returned
 	}
 	al := newAliaser(info, x, body, put.drops)
+	al.addHolders(body, ftype)
 	line := pass.Fset.Position(c.Pos()).Line
 	// escapes reports e, which leaves the function at the node at.
 	escapes := func(e ast.Expr, at ast.Node, verb string) {
@@ -381,6 +391,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			pass.Report(diag)
 		}
 	}
+	var joins []token.Pos
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil || n.Pos() < d.End() {
 			return n != nil && n.End() > d.End()
@@ -392,8 +403,24 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			for _, r := range n.Results {
 				escapes(r, r, "returns")
 			}
+			if len(n.Results) == 0 && ftype != nil && ftype.Results != nil {
+				for _, f := range ftype.Results.List {
+					for _, name := range f.Names {
+						escapes(name, n, "returns")
+					}
+				}
+			}
 		case *ast.SendStmt:
 			escapes(n.Value, n.Value, "sends")
+		case *ast.GoStmt:
+			if joins == nil {
+				joins = append(joinPositions(info, body), token.NoPos)
+			}
+			// A join anywhere after the deferred Put runs before it.
+			if al.goUses(n, put) && !joinedBetween(joins, d.End(), body.End()) {
+				reportGo(pass, n, x, c, "deferred Put", line)
+			}
+			return false
 		case *ast.AssignStmt:
 			if len(n.Lhs) != len(n.Rhs) {
 				return true
@@ -563,6 +590,7 @@ type aliaser struct {
 	origin  map[types.Object]ast.Expr // what each of vars is assigned
 	assigns map[types.Object]int      // how many times each of vars is assigned
 	drops   *drops
+	holders map[types.Object]bool // locals holding memory of x in a field (addHolders)
 }
 
 func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *aliaser {
@@ -599,6 +627,8 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *
 					var rhs ast.Expr
 					if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
 						rhs = n.Rhs[i]
+					} else if i == 0 && len(n.Rhs) == 1 && a.keeperName(n.Rhs[0]) != "" {
+						rhs = n.Rhs[0] // req, err := http.NewRequest(..., buf)
 					}
 					record(info.ObjectOf(id), rhs)
 				}
@@ -770,7 +800,7 @@ func (a *aliaser) kind(e ast.Expr) int {
 		if obj == a.x {
 			return self
 		}
-		if a.vars[obj] {
+		if a.vars[obj] || a.holders[obj] {
 			return strong
 		}
 	case *ast.StarExpr:
@@ -849,7 +879,7 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 			return none
 		}
 	}
-	fn := typeutil.StaticCallee(info, call)
+	fn := staticCallee(info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return none
 	}
@@ -857,6 +887,9 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 	if sig.Recv() != nil {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || a.kind(sel.X) == none {
+			if a.keeps(call, fn) {
+				return strong
+			}
 			return none
 		}
 		if (fn.Name() == "Bytes" || fn.Name() == "AvailableBuffer") && aliasingBuffer(sig.Recv().Type()) {
@@ -867,7 +900,16 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 	if fn.Pkg().Path() == "bytes" && len(call.Args) > 0 && strings.HasPrefix(fn.Name(), "Trim") && a.kind(call.Args[0]) >= strong {
 		return strong // bytes.Trim* return subslices of their argument
 	}
+	if a.keeps(call, fn) {
+		return strong
+	}
 	return none
+}
+
+// staticCallee returns the function or method call statically calls, or
+// nil.
+func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
+	return typeutil.StaticCallee(info, call)
 }
 
 // aliasingBuffer reports whether t is a buffer type whose Bytes method
