@@ -39,6 +39,8 @@ func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	st := &state{pass: pass, pc: pc, ins: ins, covers: map[types.Object]*cover{}, methods: map[*types.Func]methodEffect{}}
 	st.sc = &flow.Scanner{Info: pass.TypesInfo, Assign: st.assignEvent, Call: st.callEvent}
+	st.helpers = map[helperKey]flow.EventKind{}
+	st.appendOf = appendTargets(pass.TypesInfo, ins)
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get || c.Pool == nil {
 			continue
@@ -69,6 +71,10 @@ type state struct {
 	covers  map[types.Object]*cover // memo of poolCover
 	methods map[*types.Func]methodEffect
 	sc      *flow.Scanner
+	helpers map[helperKey]flow.EventKind
+	// appendOf maps a variable assigned append(e, ...) to the variable e
+	// is rooted at: b in b := append(*bp, s...) maps to bp.
+	appendOf map[*types.Var]*types.Var
 }
 
 // cover says which parts of the values a pool hands out are known to be
@@ -148,17 +154,110 @@ func (st *state) putResets(put *poolcall.Call) (full bool, paths []string) {
 		return true, nil
 	}
 	for _, s := range flow.Preceding(stmt) {
-		st.sc.Scan(s, x, func(ev flow.Event) bool {
-			if ev.Kind == flow.Clear {
-				paths = append(paths, ev.Path)
-			}
-			return true
-		})
+		paths = append(paths, st.stmtClears(s, x)...)
 	}
 	if coveredBy(paths, "") {
 		return true, nil
 	}
 	return false, paths
+}
+
+// stmtClears returns the field paths of x that the statement s resets on
+// every path through it: a reset inside an if counts only when both
+// branches make it, one inside a loop, switch or select not at all.
+func (st *state) stmtClears(s ast.Stmt, x *types.Var) []string {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		var out []string
+		for _, t := range s.List {
+			out = append(out, st.stmtClears(t, x)...)
+		}
+		return out
+	case *ast.IfStmt:
+		var out []string
+		if s.Init != nil {
+			out = st.stmtClears(s.Init, x)
+		}
+		if s.Else == nil {
+			return out
+		}
+		els := st.stmtClears(s.Else, x)
+		for _, p := range st.stmtClears(s.Body, x) {
+			if coveredBy(els, p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.LabeledStmt:
+		return nil
+	}
+	var out []string
+	st.sc.Scan(s, x, func(ev flow.Event) bool {
+		if ev.Kind == flow.Clear {
+			out = append(out, ev.Path)
+		}
+		return true
+	})
+	return out
+}
+
+// appendTargets maps each variable assigned append(e, ...), with e a
+// field path of a variable, to that variable.
+func appendTargets(info *types.Info, ins *inspector.Inspector) map[*types.Var]*types.Var {
+	out := map[*types.Var]*types.Var{}
+	record := func(lhs *ast.Ident, rhs ast.Expr) {
+		call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); !ok || !isBuiltin(info, id, "append") {
+			return
+		}
+		root := flow.Root(info, call.Args[0])
+		if root == nil {
+			return
+		}
+		if _, ok := flow.Path(info, call.Args[0], root); !ok {
+			return
+		}
+		if v, ok := info.ObjectOf(lhs).(*types.Var); ok && v != root {
+			out[v] = root
+		}
+	}
+	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)}, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+						record(id, n.Rhs[i])
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == len(n.Values) {
+				for i, id := range n.Names {
+					record(id, n.Values[i])
+				}
+			}
+		}
+	})
+	return out
+}
+
+// appendedTo reports whether rhs is a variable holding append(x..., ...).
+func (st *state) appendedTo(rhs ast.Expr, x *types.Var) bool {
+	id, ok := ast.Unparen(rhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := st.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	return ok && st.appendOf[v] == x
+}
+
+func isBuiltin(info *types.Info, id *ast.Ident, name string) bool {
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
 }
 
 // assignEvent classifies the left-hand sides of an assignment for scan.
@@ -185,6 +284,10 @@ func (st *state) assignEvent(n *ast.AssignStmt, x *types.Var, emit func(flow.Eve
 			emit(flow.Event{Kind: flow.Write, Path: path, Expr: l, Pos: l.Pos()})
 		case flow.IsVar(info, l, x) && (rhs == nil || !isReslice0(info, rhs, x)):
 			emit(flow.Event{Kind: flow.Escape, Pos: l.Pos()}) // x itself reassigned
+		case rhs != nil && st.appendedTo(rhs, x):
+			// *bp = b after b := append(*bp, ...): the old elements are
+			// written back, not dropped.
+			emit(flow.Event{Kind: flow.Write, Path: path, Expr: l, Pos: l.Pos()})
 		default:
 			emit(flow.Event{Kind: flow.Clear, Path: path, Pos: l.Pos()})
 		}
@@ -207,6 +310,18 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(flow.Even
 				}
 			case "len", "cap":
 				return false
+			case "append":
+				// append(*bp, ...) adds to the previous user's elements;
+				// append((*bp)[:0], ...) does not.
+				if len(call.Args) > 0 {
+					if path, ok := flow.Path(info, call.Args[0], x); ok {
+						emit(flow.Event{Kind: flow.Write, Path: path, Expr: call.Args[0], Pos: call.Pos()})
+						for _, a := range call.Args[1:] {
+							st.sc.Scan(a, x, func(ev flow.Event) bool { emit(ev); return true })
+						}
+						return false
+					}
+				}
 			}
 			return true
 		}
@@ -255,31 +370,125 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(flow.Even
 			}
 		}
 	}
+	if fn != nil && fn.Pkg() == st.pass.Pkg && fn.Type().(*types.Signature).Recv() == nil {
+		if st.helperCall(fn, call, x, emit) {
+			return false
+		}
+	}
 	return true // other calls: arguments mentioning x stop the scan via the Ident case
+}
+
+// helperCall classifies a call of a function of this package that is
+// given x itself: it writes to x (writeHeader(b, name), which calls
+// fmt.Fprintf on its io.Writer), resets it, or does nothing to it that
+// matters. It returns false when the function hands x on, or x is not
+// one of its arguments, so that the usual walk stops at x.
+func (st *state) helperCall(fn *types.Func, call *ast.CallExpr, x *types.Var, emit func(flow.Event)) bool {
+	info := st.pass.TypesInfo
+	param := -1
+	for i, a := range call.Args {
+		if flow.IsVar(info, flow.Unconvert(info, a), x) {
+			if param >= 0 {
+				return false // passed twice
+			}
+			param = i
+		} else if flow.Mentions(info, a, x) {
+			return false
+		}
+	}
+	if param < 0 || call.Ellipsis.IsValid() {
+		return false
+	}
+	kind := st.helperEffect(fn.Origin(), param)
+	switch kind {
+	case flow.Escape:
+		return false
+	case flow.Write:
+		emit(flow.Event{Kind: flow.Write, Path: "", Expr: call.Args[param], Pos: call.Pos()})
+	case flow.Clear:
+		emit(flow.Event{Kind: flow.Clear, Path: "", Pos: call.Pos()})
+	}
+	return true
+}
+
+type helperKey struct {
+	fn    *types.Func
+	param int
+}
+
+// helperEffect says what the function fn of this package does first to
+// its parameter i: Write, Clear (a reset of the whole value), Escape (it
+// hands it on, or we cannot tell), or 0 (nothing: it only reads it).
+func (st *state) helperEffect(fn *types.Func, i int) flow.EventKind {
+	key := helperKey{fn, i}
+	if k, ok := st.helpers[key]; ok {
+		return k
+	}
+	st.helpers[key] = flow.Escape // recursion guard
+	result := flow.Escape
+	if decl := st.funcDecl(fn); decl != nil && decl.Body != nil {
+		sig := fn.Type().(*types.Signature)
+		if i < sig.Params().Len() && !(sig.Variadic() && i == sig.Params().Len()-1) {
+			p := sig.Params().At(i)
+			result = 0
+			st.sc.Scan(decl.Body, p, func(ev flow.Event) bool {
+				switch ev.Kind {
+				case flow.Write, flow.Escape:
+					result = ev.Kind
+					return false
+				case flow.Clear:
+					if ev.Path == "" {
+						result = flow.Clear
+						return false
+					}
+				}
+				return true
+			})
+		}
+	}
+	st.helpers[key] = result
+	return result
+}
+
+// funcDecl finds the declaration of a function of this package.
+func (st *state) funcDecl(fn *types.Func) *ast.FuncDecl {
+	for _, f := range st.pass.Files {
+		if f.FileStart > fn.Pos() || fn.Pos() > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && st.pass.TypesInfo.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
 }
 
 // writerArg lists functions that write to their argument i.
 var writerArg = map[string]int{
-	"fmt.Fprint":                 0,
-	"fmt.Fprintf":                0,
-	"fmt.Fprintln":               0,
-	"io.Copy":                    0,
-	"io.CopyN":                   0,
-	"io.CopyBuffer":              0,
-	"io.WriteString":             0,
-	"encoding/json.NewEncoder":   0,
-	"encoding/binary.Write":      0,
-	"encoding/xml.NewEncoder":    0,
-	"encoding/gob.NewEncoder":    0,
-	"encoding/csv.NewWriter":     0,
-	"encoding/json.Indent":       0,
-	"encoding/json.Compact":      0,
-	"encoding/json.HTMLEscape":   0,
-	"encoding/hex.NewEncoder":    0,
-	"compress/gzip.NewWriter":    0,
-	"text/template.Execute":      0,
-	"html/template.Execute":      0,
-	"encoding/base64.NewEncoder": 1,
+	"fmt.Fprint":                    0,
+	"fmt.Fprintf":                   0,
+	"fmt.Fprintln":                  0,
+	"io.Copy":                       0,
+	"io.CopyN":                      0,
+	"io.CopyBuffer":                 0,
+	"io.WriteString":                0,
+	"encoding/json.NewEncoder":      0,
+	"encoding/binary.Write":         0,
+	"encoding/xml.NewEncoder":       0,
+	"encoding/gob.NewEncoder":       0,
+	"encoding/csv.NewWriter":        0,
+	"encoding/json.Indent":          0,
+	"encoding/json.Compact":         0,
+	"encoding/json.HTMLEscape":      0,
+	"encoding/hex.NewEncoder":       0,
+	"compress/gzip.NewWriter":       0,
+	"text/template.Execute":         0,
+	"html/template.Execute":         0,
+	"text/template.ExecuteTemplate": 0,
+	"html/template.ExecuteTemplate": 0,
+	"encoding/base64.NewEncoder":    1,
 }
 
 // methodEffect is what a method declared in the package does to its
@@ -312,6 +521,12 @@ func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) flow.EventKind 
 	recv := fn.Type().(*types.Signature).Recv().Type()
 	if p, ok := recv.Underlying().(*types.Pointer); ok {
 		recv = p.Elem()
+	}
+	if types.IsInterface(recv) {
+		switch name {
+		case "Write", "WriteString", "WriteByte", "WriteRune":
+			return flow.Write // w.Write(p) on the io.Writer a helper is given
+		}
 	}
 	switch name {
 	case "Reset":
