@@ -40,8 +40,13 @@ func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
 	st := &state{pass: pass, pc: pc, cfgs: cfgs}
+	unput := st.neverPut()
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get {
+			continue
+		}
+		if unput[c.Pool] {
+			pass.Reportf(c.Call.Pos(), "get without put: nothing in this package puts back into %s: every Get allocates through New, so the pool saves nothing", c.PoolName)
 			continue
 		}
 		cur, ok := ins.Root().FindNode(c.Call)
@@ -123,9 +128,15 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			x.Name(), get.PoolName, getLine, what)
 	}
 	guards := st.putGuards(x, body)
+	// Leaving the loop iteration that holds x: reported at the continue
+	// or break itself, so the walk stops where the loop ends.
+	loop := st.checkLoop(get, x, okVar, bind, report)
 	seen := map[*cfg.Block]bool{}
 	var walk func(b *cfg.Block, from int)
 	walk = func(b *cfg.Block, from int) {
+		if loop != nil && (b.Kind == cfg.KindForDone || b.Kind == cfg.KindRangeDone) && b.Stmt == loop {
+			return
+		}
 		for i := from; i < len(b.Nodes); i++ {
 			n := b.Nodes[i]
 			if n == node {
