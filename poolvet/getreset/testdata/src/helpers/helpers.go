@@ -9,8 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"text/template"
 	"sync"
+	"text/template"
 )
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -102,7 +102,6 @@ func appendOld(out io.Writer, s string) {
 }
 
 // ---- clean ----
-
 
 var cleanBytes = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
