@@ -134,9 +134,6 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 	seen := map[*cfg.Block]bool{}
 	var walk func(b *cfg.Block, from int)
 	walk = func(b *cfg.Block, from int) {
-		if loop != nil && (b.Kind == cfg.KindForDone || b.Kind == cfg.KindRangeDone) && b.Stmt == loop {
-			return
-		}
 		for i := from; i < len(b.Nodes); i++ {
 			n := b.Nodes[i]
 			if n == node {
@@ -165,6 +162,12 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			return
 		}
 		for _, s := range b.Succs {
+			if loop != nil && s.Stmt == loop {
+				switch s.Kind {
+				case cfg.KindForDone, cfg.KindRangeDone, cfg.KindForLoop, cfg.KindForPost, cfg.KindForBody, cfg.KindRangeLoop, cfg.KindRangeBody:
+					continue // the iteration holding x is over
+				}
+			}
 			if !seen[s] {
 				seen[s] = true
 				walk(s, 0)

@@ -76,6 +76,24 @@ func kinds(w io.Writer, kinds []int) {
 	}
 }
 
+// A worker loop that never ends: the continue path loops back to the Get.
+func worker(w io.Writer, in <-chan string) {
+	for {
+		msg, ok := <-in
+		if !ok {
+			return
+		}
+		b := bufPool.Get().(*bytes.Buffer)
+		b.Reset()
+		if msg == "" {
+			continue // want `b from bufPool \(Get on line 86\) is not put back before this continue`
+		}
+		b.WriteString(msg)
+		w.Write(b.Bytes())
+		bufPool.Put(b)
+	}
+}
+
 // A pool of hashes no code puts back into: every Get runs New.
 var hashPool = sync.Pool{New: func() any { return sha256.New() }}
 
