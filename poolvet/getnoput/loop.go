@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
 
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
@@ -304,4 +305,41 @@ func (st *state) neverPut() map[types.Object]bool {
 func (st *state) inTest(pos token.Pos) bool {
 	f := st.pass.Fset.File(pos)
 	return f != nil && len(f.Name()) > 8 && f.Name()[len(f.Name())-8:] == "_test.go"
+}
+
+// checkNeverPut reports a value of interface type (h := pool.Get().(hash.Hash))
+// that the function never puts back nor hands on, on any path from the
+// Get at node: only used through the methods of its interface, then
+// dropped. Values of concrete types are left alone (their methods may
+// release them), and so are test files.
+func (st *state) checkNeverPut(get *poolcall.Call, x *types.Var, start *cfg.Block, idx int, node ast.Node) {
+	if !types.IsInterface(x.Type()) || st.inTest(get.Call.Pos()) {
+		return
+	}
+	seen := map[*cfg.Block]bool{start: true}
+	todo := []*cfg.Block{start}
+	for first := true; len(todo) > 0; first = false {
+		b := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		from := 0
+		if first {
+			from = idx + 1
+		}
+		for _, n := range b.Nodes[from:] {
+			if n == node {
+				break
+			}
+			if st.handsOffIn(n, x) {
+				return
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				todo = append(todo, s)
+			}
+		}
+	}
+	st.pass.Reportf(get.Call.Pos(), "get without put: %s from %s (Get on line %d) is never put back: lost reuse, not a leak (the GC frees it), but the pool allocates again",
+		x.Name(), get.PoolName, st.pass.Fset.Position(get.Pos()).Line)
 }

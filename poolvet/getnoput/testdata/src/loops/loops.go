@@ -220,14 +220,14 @@ func goodSum(p []byte) []byte {
 	return out
 }
 
-// An exported pool: another package may put back into it.
+// An exported pool: another package may put back into it (here, the
+// caller that gets the hash).
 var Exported = sync.Pool{New: func() any { return sha256.New() }}
 
-func exportedSum(p []byte) []byte {
+func ExportedHash() hash.Hash {
 	h := Exported.Get().(hash.Hash)
 	h.Reset()
-	h.Write(p)
-	return h.Sum(nil)
+	return h
 }
 
 // The pool is handed to a helper that puts back.
@@ -254,4 +254,39 @@ func digest(p []byte) []byte {
 	h := dg.hashes.Get().(hash.Hash) // want `nothing in this package puts back into dg.hashes`
 	h.Write(p)
 	return h.Sum(nil)
+}
+
+// A hash pool put back into by one function and forgotten by another.
+var hashes = sync.Pool{New: func() any { return sha256.New() }}
+
+func sumRight(p []byte) []byte {
+	h := hashes.Get().(hash.Hash)
+	h.Reset()
+	h.Write(p)
+	out := h.Sum(nil)
+	hashes.Put(h)
+	return out
+}
+
+func sumForgot(p []byte) []byte {
+	h := hashes.Get().(hash.Hash) // want `^get without put: h from hashes \(Get on line 272\) is never put back: lost reuse, not a leak \(the GC frees it\), but the pool allocates again$`
+	h.Reset()
+	h.Write(p)
+	return h.Sum(nil)
+}
+
+// Handed to the caller: not ours to put.
+func hashFor() hash.Hash {
+	h := hashes.Get().(hash.Hash)
+	h.Reset()
+	return h
+}
+
+// Stored: the holder puts it back later.
+type session struct{ h hash.Hash }
+
+func (s *session) start() {
+	h := hashes.Get().(hash.Hash)
+	h.Reset()
+	s.h = h
 }
