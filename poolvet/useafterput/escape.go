@@ -355,6 +355,17 @@ func checkFieldPut(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Ca
 				}
 				return false
 			}
+		case *ast.CallExpr:
+			// As for variables: len, cap and unsafe.SliceData read the
+			// header we still hold, and t.Fatalf reports identities.
+			if !addr && len(n.Args) == 1 && headerOnly(info, n) {
+				if p, ok := flow.Path(info, n.Args[0], root); ok && p == path {
+					return false
+				}
+			}
+			if fn := staticCallee(info, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "testing" {
+				return false
+			}
 		case *ast.SelectorExpr, *ast.StarExpr:
 			if p, ok := flow.Path(info, n.(ast.Expr), root); ok {
 				if p == path || strings.HasPrefix(p, path+".") {
