@@ -25,10 +25,6 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 	}
 	info := pass.TypesInfo
 	c := put.c
-	var (
-		al    *aliaser
-		joins []token.Pos
-	)
 	line := pass.Fset.Position(c.Pos()).Line
 	pre := flow.Preceding(stmt)
 	handsOn := false
@@ -44,26 +40,44 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 	if !handsOn {
 		return
 	}
-	al = newAliaser(info, x, body, put.drops)
-	joins = joinPositions(info, body)
+	al := newAliaser(info, x, body, put.drops)
+	joins := joinPositions(info, body)
 	for _, s := range pre {
+		switch s.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			continue // another case of the switch or select: not on the way
+		}
+		// A hand-off in a branch of s, and a Put in a branch of its own
+		// (if hijacked { go serve(ctx) } ... if !hijacked { Put(ctx) }):
+		// the two are most likely exclusive.
+		putGuarded := guardedAfter(stmt, s.End())
+		var stack []ast.Node
 		ast.Inspect(s, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return false
+			}
+			stack = append(stack, n)
+			descend := true
 			switch n := n.(type) {
 			case *ast.FuncLit:
-				return false
+				descend = false
 			case *ast.BlockStmt:
-				return !terminates(info, n.List)
+				descend = !terminates(info, n.List)
 			case *ast.CaseClause:
-				return !terminates(info, n.Body)
+				descend = !terminates(info, n.Body)
 			case *ast.CommClause:
-				return !terminates(info, n.Body)
+				descend = !terminates(info, n.Body)
 			case *ast.SendStmt:
+				if putGuarded && branched(stack) {
+					break
+				}
 				k := al.kind(n.Value)
 				if k != self && (k != strong || !al.retained(put.opaque, n.Value)) {
-					return true
+					break
 				}
 				if joinedBetween(joins, n.End(), c.Pos()) {
-					return true
+					break
 				}
 				what := x.Name()
 				if k == strong {
@@ -73,14 +87,52 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 					Message: fmt.Sprintf("use after put: sends %s on a channel before the Put on line %d puts %s back into %s: the receiver may still be using it",
 						what, line, x.Name(), c.PoolName)})
 			case *ast.GoStmt:
+				descend = false
+				if putGuarded && branched(stack) {
+					break
+				}
 				if al.goUses(n, put) && !joinedBetween(joins, n.End(), c.Pos()) {
 					reportGo(pass, n, x, c, "Put", line)
 				}
-				return false
 			}
-			return true
+			if !descend {
+				stack = stack[:len(stack)-1]
+			}
+			return descend
 		})
 	}
+}
+
+// branched reports whether the innermost node of stack lies in a branch
+// of an if, switch or select below the stack's root.
+func branched(stack []ast.Node) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.IfStmt:
+			if c := stack[i+1]; c == ast.Node(p.Body) || c == p.Else {
+				return true
+			}
+		case *ast.CaseClause, *ast.CommClause:
+			return true
+		}
+	}
+	return false
+}
+
+// guardedAfter reports whether the statement at stmt is inside a branch of
+// an if, switch or select that begins after pos.
+func guardedAfter(stmt inspector.Cursor, pos token.Pos) bool {
+	for c := stmt.Parent(); c.Valid(); c = c.Parent() {
+		switch c.Node().(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt, *ast.CaseClause, *ast.CommClause:
+			if c.Node().Pos() > pos {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func reportGo(pass *analysis.Pass, g *ast.GoStmt, x *types.Var, c *poolcall.Call, which string, line int) {

@@ -320,3 +320,36 @@ func headerAfterPut(tt pair) bool {
 	bytesPool.Put(tt.put) //lint:ignore SA6002 the test pools a slice value on purpose
 	return tt.put != nil && cap(tt.put) > 0
 }
+
+// The send and the Put are alternatives of one select (fasthttp's
+// stackless): the receiver owns it, or we put it back.
+func trySend(work chan<- *bytes.Buffer, s string) bool {
+	b := getBuf()
+	b.Reset()
+	b.WriteString(s)
+	select {
+	case work <- b:
+	default:
+		putBuf(b)
+		return false
+	}
+	return true
+}
+
+// The goroutine takes the buffer over on one branch, and the Put is
+// guarded by the other (fasthttp's hijack).
+func serve(w io.Writer, s string, hijack func(*bytes.Buffer)) {
+	b := getBuf()
+	b.Reset()
+	b.WriteString(s)
+	for i := 0; i < 1; i++ {
+		if hijack != nil {
+			go hijack(b)
+			break
+		}
+		w.Write(b.Bytes())
+	}
+	if hijack == nil {
+		putBuf(b)
+	}
+}
