@@ -370,7 +370,11 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(flow.Even
 			}
 		}
 	}
-	if fn != nil && fn.Pkg() == st.pass.Pkg && fn.Type().(*types.Signature).Recv() == nil {
+	if fn != nil && fn.Pkg() == st.pass.Pkg {
+		// A function, or a method of another value (e.writeTo(b)).
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && flow.Mentions(info, sel.X, x) {
+			return true
+		}
 		if st.helperCall(fn, call, x, emit) {
 			return false
 		}
@@ -378,8 +382,8 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(flow.Even
 	return true // other calls: arguments mentioning x stop the scan via the Ident case
 }
 
-// helperCall classifies a call of a function of this package that is
-// given x itself: it writes to x (writeHeader(b, name), which calls
+// helperCall classifies a call of a function or method of this package
+// that is given x itself: it writes to x (writeHeader(b, name), which calls
 // fmt.Fprintf on its io.Writer), resets it, or does nothing to it that
 // matters. It returns false when the function hands x on, or x is not
 // one of its arguments, so that the usual walk stops at x.

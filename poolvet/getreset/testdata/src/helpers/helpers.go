@@ -198,3 +198,17 @@ func handedOn(out io.Writer, v any, enc func(io.Writer, any)) {
 }
 
 var _ = length
+
+// A method of another value writing into the buffer it is given.
+type header struct{ name string }
+
+func (h *header) writeTo(w io.Writer) { io.WriteString(w, h.name) }
+
+var hdrPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func withHeader(out io.Writer, h *header) {
+	b := hdrPool.Get().(*bytes.Buffer)
+	h.writeTo(b) // want `b from hdrPool \(Get on line 210\)`
+	out.Write(b.Bytes())
+	hdrPool.Put(b)
+}
