@@ -164,7 +164,8 @@ func (st *state) putResets(put *poolcall.Call) (full bool, paths []string) {
 
 // stmtClears returns the field paths of x that the statement s resets on
 // every path through it: a reset inside an if counts only when both
-// branches make it, one inside a loop, switch or select not at all.
+// branches make it, or the condition tests x itself (if b.Len() > 0 {
+// b.Reset() }), one inside a loop, switch or select not at all.
 func (st *state) stmtClears(s ast.Stmt, x *types.Var) []string {
 	switch s := s.(type) {
 	case *ast.BlockStmt:
@@ -179,6 +180,11 @@ func (st *state) stmtClears(s ast.Stmt, x *types.Var) []string {
 			out = st.stmtClears(s.Init, x)
 		}
 		if s.Else == nil {
+			if flow.Mentions(st.pass.TypesInfo, s.Cond, x) {
+				// if b.Len() > 0 { b.Reset() }: the test is on x's own
+				// state; when it fails there is nothing to reset.
+				out = append(out, st.stmtClears(s.Body, x)...)
+			}
 			return out
 		}
 		els := st.stmtClears(s.Else, x)

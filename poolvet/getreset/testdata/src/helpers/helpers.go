@@ -212,3 +212,16 @@ func withHeader(out io.Writer, h *header) {
 	out.Write(b.Bytes())
 	hdrPool.Put(b)
 }
+
+// A reset guarded by a test of the buffer itself is a reset on every path.
+var lenPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func resetIfUsed(out io.Writer, s string) {
+	b := lenPool.Get().(*bytes.Buffer)
+	b.WriteString(s)
+	out.Write(b.Bytes())
+	if b.Len() > 0 {
+		b.Reset()
+	}
+	lenPool.Put(b)
+}
