@@ -94,7 +94,7 @@ const (
 	// sizes; the garbage collector takes it, and the pool makes a small
 	// one when it needs one.
 	keepBytes = 64 << 10
-	keepItems = 256
+	keepItems = 1024 // 40 KiB of item, 48 KiB of lineResponse
 )
 
 var scratchPool = pool.New(
@@ -225,7 +225,8 @@ func readBody(dst []byte, r io.Reader, max int) ([]byte, error) {
 			if len(dst) > max {
 				return dst, errBodyTooLarge
 			}
-			grow := min(cap(dst)+512, max+1) - len(dst)
+			// Double, from 512 bytes, but never past max+1.
+			grow := min(2*cap(dst)+512, max+1) - len(dst)
 			dst = append(dst, make([]byte, grow)...)[:len(dst)]
 		}
 		n, err := r.Read(dst[len(dst):cap(dst)])
