@@ -28,6 +28,10 @@ type Buffer struct {
 	// puts counts the times the buffer was Put into a Pool, which uses it
 	// to sample about one Put in 32 for calibration without shared state.
 	puts uint32
+
+	// counted is the pool with stats on that this buffer was last Put
+	// into, so that a Get from that pool can count a hit; nil otherwise.
+	counted *Pool
 }
 
 // Len returns the number of bytes in the buffer.

@@ -245,19 +245,24 @@ func (p *Pool[T]) Stats() Stats {
 		return Stats{}
 	}
 	return Stats{
-		Gets:  p.stats.gets.Load(),
-		Puts:  p.stats.puts.Load(),
-		News:  p.stats.news.Load(),
-		Drops: p.stats.drops.Load(),
+		Gets:     p.stats.gets.Load(),
+		Puts:     p.stats.puts.Load(),
+		News:     p.stats.news.Load(),
+		Drops:    p.stats.drops.Load(),
+		Counting: true,
 	}
 }
 
-// Stats counts a pool's traffic since it was made.
+// Stats counts a pool's traffic since it was made. The hit ratio, the
+// share of Gets served from the pool, is 1 - News/Gets.
 type Stats struct {
 	Gets  uint64 // calls to Get
 	Puts  uint64 // calls to Put with a non-nil value
 	News  uint64 // Gets that found the pool empty and called New
 	Drops uint64 // Puts whose value the keep function refused
+	// Counting reports whether the pool was made WithStats; without it
+	// the counts are zero.
+	Counting bool
 }
 
 type counters struct {

@@ -198,14 +198,14 @@ func TestOptions(t *testing.T) {
 			name:      "no options keeps state",
 			opts:      []pool.Option[*object]{pool.WithStats[*object]()},
 			steps:     []step{{put: &object{id: 5}}, {wantID: 5}, {wantID: fresh, wantNew: true}},
-			wantStats: pool.Stats{Gets: 2, Puts: 1, News: 1},
+			wantStats: pool.Stats{Gets: 2, Puts: 1, News: 1, Counting: true},
 		},
 		{
 			name: "reset clears state",
 			opts: []pool.Option[*object]{pool.WithStats[*object](),
 				pool.WithReset(func(o *object) *object { *o = object{}; return o })},
 			steps:     []step{{put: &object{id: 5}}, {wantID: 0}},
-			wantStats: pool.Stats{Gets: 1, Puts: 1},
+			wantStats: pool.Stats{Gets: 1, Puts: 1, Counting: true},
 		},
 		{
 			name: "keep refuses",
@@ -215,7 +215,7 @@ func TestOptions(t *testing.T) {
 				{put: &object{id: 11}}, {wantID: fresh, wantNew: true},
 				{put: &object{id: 3}}, {wantID: 3},
 			},
-			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1},
+			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1, Counting: true},
 		},
 		{
 			name: "reset runs only on kept values",
@@ -232,7 +232,7 @@ func TestOptions(t *testing.T) {
 				{put: &object{id: 99}}, {wantID: fresh, wantNew: true},
 				{put: &object{id: 1}}, {wantID: 42},
 			},
-			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1},
+			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1, Counting: true},
 		},
 		{
 			name:      "without stats the counters stay zero",

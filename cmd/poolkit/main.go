@@ -5,6 +5,7 @@
 //
 //	poolkit bench  [flags]                    measure the seed articles' table here
 //	poolkit allocs [-bench RE] [-top N] [pkgs] list allocation sites per benchmark
+//	poolkit allocs -profile FILE|URL           list a running service's allocation sites
 //	poolkit vet    [-all] [pkgs]              report sync.Pool and poolkit pool misuse
 //
 // Run "poolkit <command> -h" for a command's flags.
@@ -33,6 +34,11 @@
 // operation, largest first, with the compiler's escape-analysis reason
 // where it gives one. It replaces the GODEBUG=allocfreetrace=1 recipe of
 // the methane article, which Go 1.23 removed.
+//
+// allocs -profile SOURCE reads a running service's memory profile instead,
+// from a pprof file or a net/http/pprof URL (a delta over -seconds), and
+// lists the sites that allocate most per second, each with the first frame
+// in the user's code and the poolkit package that removes it.
 //
 // # vet
 //
