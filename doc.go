@@ -15,6 +15,8 @@
 //     access-log middleware;
 //   - sqlinterp: client-side interpolation of MySQL and MariaDB queries
 //     into a caller's dst, with typed arguments (Args) that are never boxed;
+//   - poolstats: named pools' counts published to expvar (and, through
+//     the nested module poolprom, to Prometheus);
 //   - poolvet: analyzers that catch sync.Pool misuse.
 //
 // # A whole request: the recipe
