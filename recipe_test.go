@@ -308,3 +308,36 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestRecipeRefuses sends what a hostile client would: each request is
+// refused with its status and a JSON error, and reaches no database.
+func TestRecipeRefuses(t *testing.T) {
+	srv := logfmt.AccessLog(gzpool.Handler(&orderHandler{exec: func([]byte) (int64, error) {
+		t.Error("exec called for a refused request")
+		return 0, nil
+	}}), io.Discard)
+	tooMany, _ := orderDoc(t, maxItems+1, 0)
+	for _, c := range []struct {
+		name, body string
+		status     int
+	}{
+		{"empty body", "", 400},
+		{"not JSON", "customer=ann", 400},
+		{"trailing data", `{"customer":"ann","email":"a@b","items":[{"sku":"A","qty":1,"price":1}]} {}`, 400},
+		{"truncated", `{"customer":"ann","email":"a@b","items":[{"sku":"A"`, 400},
+		{"wrong type", `{"customer":1}`, 400},
+		{"no customer", `{"email":"a@b","items":[{"sku":"A","qty":1,"price":1}]}`, 400},
+		{"no items", `{"customer":"ann","email":"a@b","items":[]}`, 400},
+		{"negative qty", `{"customer":"ann","email":"a@b","items":[{"sku":"A","qty":-1,"price":1}]}`, 400},
+		{"negative price", `{"customer":"ann","email":"a@b","items":[{"sku":"A","qty":1,"price":-1}]}`, 400},
+		{"too many items", string(tooMany), 400},
+		{"body over maxBody", `{"customer":"` + strings.Repeat("a", maxBody) + `"}`, 413},
+	} {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("POST", "/orders", strings.NewReader(c.body)))
+		var resp errorResponse
+		if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil || rec.Code != c.status || resp.Error == "" {
+			t.Errorf("%s: status %d, body %.100q (%v); want %d and a JSON error", c.name, rec.Code, rec.Body, err, c.status)
+		}
+	}
+}
