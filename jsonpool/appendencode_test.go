@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/jsonpool"
 )
@@ -102,7 +103,7 @@ func TestEncodeNCountsWhatWriterTook(t *testing.T) {
 }
 
 func TestAppendEncodeAllocs(t *testing.T) {
-	if race.Enabled {
+	if race.Enabled || check.Enabled { // checked mode's bookkeeping allocates too
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	dst := make([]byte, 0, 256)
