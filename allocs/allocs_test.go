@@ -94,7 +94,7 @@ func TestFirst(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector allocates on its own")
 	}
-	type obj struct{ buf [256]byte }
+	type obj struct{ _ [256]byte }
 	pool := sync.Pool{New: func() any { return new(obj) }}
 	getPut := func() { pool.Put(pool.Get()) }
 

@@ -1,6 +1,6 @@
 module github.com/poolkit/poolkit/benchmarks
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/NYTimes/gziphandler v1.1.1
@@ -16,10 +16,14 @@ require (
 
 require (
 	filippo.io/edwards25519 v1.1.0 // indirect
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mattn/go-isatty v0.0.19 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
+	golang.org/x/sys v0.48.0 // indirect
 )
 
 replace github.com/poolkit/poolkit => ../
+
+tool golang.org/x/perf/cmd/benchstat

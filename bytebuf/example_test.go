@@ -63,3 +63,16 @@ func ExamplePool_Stats() {
 	fmt.Println("new buffers start at", s.DefaultSize, "bytes; kept up to", s.MaxSize)
 	// Output: new buffers start at 4096 bytes; kept up to 8192
 }
+
+func ExamplePool_EnableStats() {
+	var p bytebuf.Pool
+	p.EnableStats() // before first use, so the counts start together
+
+	a, b := p.Get(), p.Get() // an empty pool: both are new
+	p.Put(a)
+	p.Put(b)
+
+	s := p.Stats()
+	fmt.Printf("gets %d, puts %d, news %d, drops %d\n", s.Gets, s.Puts, s.News, s.Drops)
+	// Output: gets 2, puts 2, news 2, drops 0
+}

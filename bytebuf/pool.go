@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/poolkit/poolkit/internal/check"
 )
 
 // MaxRetainedCap is the largest buffer capacity, in bytes, that any Pool
@@ -62,6 +64,7 @@ const (
 // MaxRetainedCap are dropped.
 type Pool struct {
 	noCopy noCopy
+	chk    poolCheck // empty unless built with -tags poolkitcheck
 
 	buffers sync.Pool // *Buffer
 
@@ -69,7 +72,8 @@ type Pool struct {
 	defaultSize atomic.Int64 // capacity of new buffers; 0 until calibrated
 	// maxSizeCut is MaxRetainedCap minus the largest capacity kept, so that
 	// the zero Pool keeps up to MaxRetainedCap with no case for zero on
-	// the path of every Put. It is accessed with atomic.LoadUint32 and
+	// the path of every Put; EnableStats adds statsBit to it. It is
+	// accessed with atomic.LoadUint32 and
 	// StoreUint32, which the inliner counts as single nodes (atomic.Uint32's
 	// methods can count as calls), to keep Put within the inlining budget.
 	maxSizeCut uint32
@@ -86,6 +90,15 @@ type Pool struct {
 	calibrations atomic.Uint64
 	drops        atomic.Uint64
 	dropsAtCal   atomic.Uint64 // drops at the last calibration
+
+	// Traffic counts: news always, on the path that allocates; hits and
+	// puts only with EnableStats.
+	news, newsAtEnable, puts atomic.Uint64
+	// hits is updated with atomic.AddUint64, which the inliner counts as
+	// one node where atomic.Uint64's Add method would push the
+	// package-level Get over the budget. It follows atomic.Uint64 fields,
+	// so it is 8-byte aligned on 32-bit platforms too.
+	hits uint64
 }
 
 // Get returns an empty buffer from the pool, or a new one with the pool's
@@ -94,6 +107,9 @@ type Pool struct {
 // The buffer belongs to the caller until it is passed to Put. Do not Put it
 // while anything still uses its Bytes.
 func (p *Pool) Get() *Buffer {
+	if check.Enabled {
+		return p.checkedGet()
+	}
 	return p.get((*sync.Pool).Get, (*Pool).newBuffer)
 }
 
@@ -103,7 +119,10 @@ func (p *Pool) Get() *Buffer {
 // pool costs the caller what a raw sync.Pool's Get does.
 func (p *Pool) get(poolGet func(*sync.Pool) any, newBuffer func(*Pool) *Buffer) *Buffer {
 	if b, _ := poolGet(&p.buffers).(*Buffer); b != nil {
-		b.B = b.B[:0] // here rather than in put, whose budget is tighter
+		b.B = b.B[:0]       // here rather than in put, whose budget is tighter
+		if b.counted == p { // only with EnableStats: one compare otherwise
+			atomic.AddUint64(&p.hits, 1)
+		}
 		return b
 	}
 	return newBuffer(p)
@@ -115,6 +134,7 @@ func (p *Pool) newBuffer() *Buffer {
 	// first Put of every new buffer, such as each of a run of huge
 	// buffers that are made and dropped, is not always sampled.
 	b := &Buffer{puts: rand.Uint32()}
+	p.news.Add(1) // on the path that allocates anyway
 	if n := p.defaultSize.Load(); n > 0 {
 		b.B = make([]byte, 0, n)
 	}
@@ -128,6 +148,10 @@ func (p *Pool) newBuffer() *Buffer {
 // After Put the caller must not use b again, nor any slice returned by its
 // Bytes method: the next Get, possibly on another goroutine, owns it.
 func (p *Pool) Put(b *Buffer) {
+	if check.Enabled {
+		p.checkedPut(b)
+		return
+	}
 	p.put(b, (*sync.Pool).Put, (*Pool).putSlow)
 }
 
@@ -152,24 +176,68 @@ func (p *Pool) put(b *Buffer, poolPut func(*sync.Pool, any), slow func(*Pool, *B
 // putSlow is Put for a buffer that is due for sampling or too large to
 // keep.
 func (p *Pool) putSlow(b *Buffer) {
+	counting := atomic.LoadUint32(&p.maxSizeCut)&statsBit != 0
+	if counting {
+		p.puts.Add(1)
+	}
 	if b.puts&sampleMask == 0 {
 		b.puts = rand.Uint32()
 		p.sample(len(b.B))
 	}
 	if cap(b.B) > p.maxKept() {
+		b.counted = nil
 		p.dropped()
 		return
+	}
+	if counting {
+		b.counted = p
+	} else {
+		b.counted = nil
 	}
 	p.buffers.Put(b)
 }
 
 // maxKept returns the largest capacity p keeps.
 func (p *Pool) maxKept() int {
-	return MaxRetainedCap - int(atomic.LoadUint32(&p.maxSizeCut))
+	return MaxRetainedCap - int(atomic.LoadUint32(&p.maxSizeCut)&^statsBit)
 }
 
-// Stats describes a Pool's calibration.
+// statsBit, set in maxSizeCut by EnableStats, makes the limit put
+// compares capacities with negative, so that every Put takes putSlow,
+// which counts it: Put needs no test of its own for stats, and costs
+// nothing more without them. It is below bit 31 so the limit stays
+// negative where int is 32 bits.
+const statsBit = 1 << 30
+
+// EnableStats makes the pool count its Gets and Puts, for Stats. Call it
+// before the pool is used, so that the counts start together.
+//
+// Without it a Get of a pooled buffer costs one compare more than a raw
+// sync.Pool's, and a Put nothing more; with it every Get from the pool
+// and every Put adds to a counter shared by all goroutines, and every Put
+// takes the slow path.
+func (p *Pool) EnableStats() {
+	for {
+		old := atomic.LoadUint32(&p.maxSizeCut)
+		if old&statsBit != 0 {
+			return
+		}
+		p.newsAtEnable.Store(p.news.Load())
+		if atomic.CompareAndSwapUint32(&p.maxSizeCut, old, old|statsBit) {
+			return
+		}
+	}
+}
+
+// Stats describes a Pool's traffic and calibration. The hit ratio, the
+// share of Gets served from the pool, is 1 - News/Gets.
 type Stats struct {
+	// Gets counts calls to Get and Puts calls to Put with a non-nil
+	// buffer, since EnableStats; both are zero without it.
+	Gets, Puts uint64
+	// News counts the buffers Get made because the pool was empty, since
+	// the pool was first used (since EnableStats when Gets is counted).
+	News uint64
 	// DefaultSize is the capacity new buffers are made with, zero before
 	// the first calibration.
 	DefaultSize int
@@ -180,15 +248,27 @@ type Stats struct {
 	Calibrations uint64
 	// Drops counts the buffers Put refused because they were too large.
 	Drops uint64
+	// Counting reports whether EnableStats was called.
+	Counting bool
 }
 
 // Stats returns the pool's calibration state.
 func (p *Pool) Stats() Stats {
+	// Read the hits before the news, so that a Get counted between the
+	// two loads makes Gets at least News.
+	hits := atomic.LoadUint64(&p.hits)
 	s := Stats{
+		News:         p.news.Load(),
 		DefaultSize:  int(p.defaultSize.Load()),
 		MaxSize:      p.maxKept(),
 		Calibrations: p.calibrations.Load(),
 		Drops:        p.drops.Load(),
+		Counting:     atomic.LoadUint32(&p.maxSizeCut)&statsBit != 0,
+	}
+	if s.Counting {
+		s.News -= p.newsAtEnable.Load()
+		s.Gets = hits + s.News
+		s.Puts = p.puts.Load()
 	}
 	return s
 }
@@ -251,7 +331,12 @@ func (p *Pool) calibrate() {
 	}
 	p.defaultSize.Store(classSize(cc[0].class))
 	maxSize := min(2*classSize(maxClass), MaxRetainedCap)
-	atomic.StoreUint32(&p.maxSizeCut, uint32(MaxRetainedCap-maxSize))
+	for { // keep statsBit, which EnableStats may set meanwhile
+		old := atomic.LoadUint32(&p.maxSizeCut)
+		if atomic.CompareAndSwapUint32(&p.maxSizeCut, old, old&statsBit|uint32(MaxRetainedCap-maxSize)) {
+			break
+		}
+	}
 	p.calibrations.Add(1)
 }
 
@@ -268,6 +353,10 @@ func classIndex(n int) int {
 func classSize(class int) int64 { return 1 << (minClassBits + class) }
 
 var defaultPool Pool
+
+// Default returns the package's default pool, the one Get and Put use, so
+// that its Stats can be read and published.
+func Default() *Pool { return &defaultPool }
 
 // Get returns an empty buffer from the package's default pool. The buffer
 // belongs to the caller until it is passed to Put.

@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"testing"
 	"unsafe"
 
 	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
-	"github.com/poolkit/poolkit/internal/race"
 )
 
 func TestPoolZeroValue(t *testing.T) {
@@ -160,9 +159,7 @@ func TestPoolRecalibratesOnShift(t *testing.T) {
 // through a plain sync.Pool of *bytes.Buffer. Once calibrated, the bytebuf
 // pool holds no 8 MiB buffer; the sync.Pool keeps one for good.
 func TestPoolMemoryBound(t *testing.T) {
-	if race.Enabled {
-		t.Skip("a memory measure; sync.Pool drops Puts at random under -race")
-	}
+	pooltest.SkipIfRace(t) // a memory measure
 	if testing.Short() {
 		t.Skip("moves about 2 GB of memory")
 	}
@@ -250,6 +247,7 @@ func TestPoolMemoryBound(t *testing.T) {
 // TestPoolGC checks the victim cache: a pooled buffer survives one garbage
 // collection and is gone after two more.
 func TestPoolGC(t *testing.T) {
+	pooltest.SkipIfChecked(t) // checked mode holds buffers itself, out of the GC's reach
 	pooltest.PinGC(t)
 	var p bytebuf.Pool
 	kept := map[*bytebuf.Buffer]bool{}
@@ -270,10 +268,6 @@ func TestPoolGC(t *testing.T) {
 }
 
 func TestPoolAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	var p bytebuf.Pool
 	for _, n := range []int{0, 64, 1000, 10000, 1 << 20} {
 		t.Run(fmt.Sprintf("write=%d", n), func(t *testing.T) {
@@ -286,9 +280,7 @@ func TestPoolAllocs(t *testing.T) {
 			for range 10 {
 				f()
 			}
-			if got := allocs.PerRun(500, f); got != 0 {
-				t.Fatalf("Get + write %d B + Put allocates %v times per run, want 0", n, got)
-			}
+			pooltest.WantAllocs(t, 0, f)
 		})
 	}
 	t.Run("through calibrations", func(t *testing.T) {
@@ -299,6 +291,7 @@ func TestPoolAllocs(t *testing.T) {
 			b.Write(data)
 			p.Put(b)
 		}
+		pooltest.SkipIfRace(t)
 		before := p.Stats().Calibrations
 		if got := allocs.PerRun(60000, f); got != 0 {
 			t.Fatalf("Get + write + Put allocates %v times per run over 60,000 runs, want 0", got)
@@ -317,9 +310,7 @@ func TestPoolAllocs(t *testing.T) {
 		for range 10 {
 			f()
 		}
-		if got := allocs.PerRun(500, f); got != 0 {
-			t.Fatalf("bytebuf.Get + Put allocates %v times per run, want 0", got)
-		}
+		pooltest.WantAllocs(t, 0, f)
 	})
 }
 
@@ -330,7 +321,7 @@ func TestPoolAllocs(t *testing.T) {
 func TestPoolConcurrentOwnership(t *testing.T) {
 	const goroutines = 16
 	iters := 2000
-	if testing.Short() {
+	if testing.Short() || check.Enabled { // a checked Put costs an mprotect system call
 		iters = 200
 	}
 	var p bytebuf.Pool

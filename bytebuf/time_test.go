@@ -7,9 +7,8 @@ import (
 	"time"
 	_ "time/tzdata" // real zones, with DST and historical offsets in seconds
 
-	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/bytebuf"
-	"github.com/poolkit/poolkit/internal/race"
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 // zones covers UTC, positive and negative offsets, offsets with seconds
@@ -137,26 +136,49 @@ func TestAppendRFC3339Random(t *testing.T) {
 }
 
 func TestAppendRFC3339Allocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
 	buf := make([]byte, 0, 64)
 	tm := time.Date(2026, 11, 21, 23, 24, 27, 123456789, time.FixedZone("", -(9*3600+30*60)))
-	got := allocs.PerRun(1000, func() {
+	pooltest.WantAllocs(t, 0, func() { // AppendRFC3339
 		buf = bytebuf.AppendRFC3339(buf[:0], tm, true)
 		buf = bytebuf.AppendRFC3339(buf[:0], tm, false)
 	})
-	if got != 0 {
-		t.Fatalf("AppendRFC3339 allocates %v times per call, want 0", got)
-	}
 	var b bytebuf.Buffer
 	b.B = make([]byte, 0, 128)
-	got = allocs.PerRun(1000, func() {
+	pooltest.WantAllocs(t, 0, func() { // Buffer.AppendTime
 		b.Reset()
 		b.AppendTime(tm)
 		b.AppendTimeNano(tm.UTC())
 	})
-	if got != 0 {
-		t.Fatalf("Buffer.AppendTime allocates %v times per call, want 0", got)
+}
+
+// TestAppendRFC3339RandomZones compares with time.Format over random
+// instants in zones of random offset: within a day, within 1,000 hours
+// either way (offsets of 100 hours or more are written with three or more
+// digits) and anywhere in the int32 range, which time.FixedZone accepts.
+func TestAppendRFC3339RandomZones(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3339, 2))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for i := range n {
+		var offset int
+		switch i % 3 {
+		case 0:
+			offset = rng.IntN(2*86400+1) - 86400
+		case 1:
+			offset = rng.IntN(2000*3600+1) - 1000*3600
+		default:
+			offset = int(int32(rng.Uint32()))
+		}
+		sec := -62167219200 + rng.Int64N(253402300799+62167219200) // years 0-9999
+		if i%10 == 0 {
+			sec = int64(rng.Uint64()) // any instant, where the calendar wraps
+		}
+		ns := int64(0)
+		if rng.IntN(2) == 1 {
+			ns = rng.Int64N(1e9)
+		}
+		checkTime(t, time.Unix(sec, ns).In(time.FixedZone("R", offset)))
 	}
 }

@@ -32,6 +32,27 @@ func ExampleAppendCompress() {
 	// round trip equal: true
 }
 
+func ExampleAppendCompress_inPlace() {
+	// One buffer, reused: compress it in place, then decompress in place.
+	// Overlapping dst and src give the same result as separate memory.
+	buf := make([]byte, 0, 4096)
+	buf = append(buf, strings.Repeat("in place, no second buffer. ", 30)...)
+	n := len(buf)
+	buf, err := gzpool.AppendCompress(buf[:0], buf)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(n, "bytes compressed to fewer than 100:", len(buf) < 100)
+	buf, err = gzpool.AppendDecompress(buf[:0], buf, 1<<20)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(buf), "bytes back:", string(buf[:27]))
+	// Output:
+	// 840 bytes compressed to fewer than 100: true
+	// 840 bytes back: in place, no second buffer.
+}
+
 func ExampleAppendDecompress_limit() {
 	// 10 MB of zeros compress to about 10 KB: a small request body can be
 	// a decompression bomb. A limit stops it.

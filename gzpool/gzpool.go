@@ -10,7 +10,7 @@
 //
 //   - AppendCompress and AppendDecompress append their result to the
 //     caller's dst, as strconv's Append functions do. When dst has room they
-//     allocate nothing.
+//     allocate nothing, and dst may overlap the input (in place works).
 //   - NewWriter and NewReader return streaming handles backed by pooled
 //     state; Close returns the state to its pool and drops every reference
 //     to the caller's io.Writer or io.Reader, and is safe to call twice.
@@ -54,6 +54,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/poolkit/poolkit/bytebuf"
 	"github.com/poolkit/poolkit/pool"
@@ -119,19 +120,26 @@ func checkLevel(level int) error {
 // len(src) + len(src)/2048 + 64 bytes is enough even for incompressible
 // data, and lets AppendCompress write into dst directly rather than
 // through a pooled scratch buffer.
+//
+// dst may overlap src (AppendCompress(buf[:0], buf) compresses buf in
+// place): the result is the same as with separate memory. When the spare
+// capacity of dst overlaps src, AppendCompress compresses through the
+// pooled scratch buffer and copies the result over src once it has read
+// all of it.
 func AppendCompress(dst, src []byte) ([]byte, error) {
 	return AppendCompressLevel(dst, src, DefaultCompression)
 }
 
 // AppendCompressLevel is AppendCompress at the given level, one of
 // HuffmanOnly, DefaultCompression or 0 to 9. On error it returns dst
-// unchanged.
+// unchanged. Like AppendCompress, it gives the right result when dst
+// overlaps src.
 func AppendCompressLevel(dst, src []byte, level int) ([]byte, error) {
 	if err := checkLevel(level); err != nil {
 		return dst, err
 	}
 	st := getWriter(level)
-	if cap(dst)-len(dst) >= compressBound(len(src)) {
+	if cap(dst)-len(dst) >= compressBound(len(src)) && !spareOverlaps(dst, src) {
 		// Compress straight into dst's spare capacity.
 		st.sink.b = dst
 		err := st.compress(src)
@@ -185,19 +193,51 @@ func compressBound(n int) int {
 // ErrLimit, or an error wrapping ErrCorrupt or ErrTruncated. The result is
 // the caller's: no pool keeps any part of it. When dst has room for the
 // output it allocates nothing.
+//
+// dst may overlap src (AppendDecompress(buf[:0], buf, limit) decompresses
+// buf in place): the result is the same as with separate memory. When the
+// spare capacity of dst overlaps src, AppendDecompress first copies src to
+// a pooled scratch buffer and reads from the copy; the bytes of src in
+// dst's spare capacity are overwritten then, also on error, as an append
+// overwrites spare capacity.
 func AppendDecompress(dst, src []byte, limit int64) ([]byte, error) {
 	if len(src) == 0 {
 		return dst, ErrEmpty
+	}
+	var scratch *bytebuf.Buffer
+	if spareOverlaps(dst, src) {
+		scratch = bytebuf.Get()
+		scratch.B = append(scratch.B, src...)
+		src = scratch.B
 	}
 	st := getReader()
 	st.src.Reset(src)
 	out, err := st.appendAll(dst, src, limit)
 	st.src.Reset(nil) // drop the reference to src
 	putReader(st)
+	if scratch != nil {
+		bytebuf.Put(scratch) // read to the end: no reference remains
+	}
 	if err != nil {
 		return dst, err
 	}
 	return out, nil
+}
+
+// spareOverlaps reports whether the spare capacity of dst, which appending
+// to dst overwrites, shares memory with src.
+//
+// Go has no safe way to compare the addresses of two slices: this uses
+// unsafe only to read them as integers, and depends only on a slice's
+// elements being contiguous from unsafe.SliceData.
+func spareOverlaps(dst, src []byte) bool {
+	spare := cap(dst) - len(dst)
+	if spare == 0 || len(src) == 0 {
+		return false
+	}
+	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) + uintptr(len(dst))
+	s := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	return d < s+uintptr(len(src)) && s < d+uintptr(spare)
 }
 
 // appendAll decompresses st.src, a reader over src, onto dst.

@@ -1,7 +1,9 @@
 package gzpool
 
 import (
+	"bufio"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -55,11 +57,42 @@ func WithMinSize(n int) Option {
 // a handler that replaces Vary with Header().Set rather than adding to it
 // drops Accept-Encoding, which costs caches only a missed compression.)
 //
+// Ranges and validators: byte ranges and strong entity tags describe the
+// uncompressed data, so a compressed response must not carry them, or a
+// client resuming a download would append a range of the uncompressed data
+// to a compressed prefix. A compressed response, and a 304 to a request
+// that accepts gzip, therefore has no Accept-Ranges field, and its strong
+// ETag is made weak ("v1" becomes W/"v1"; a value that is not an entity tag
+// is dropped): If-Range never matches a weak tag, while If-None-Match still
+// does. And a request that accepts gzip and carries a Range field reaches h
+// without Range and If-Range (on a copy of the request), so it is answered
+// with the whole body, compressed, never with a 206: an If-Range date, as
+// http.FileServer validates with, cannot tell the two representations
+// apart. Clients that want ranges ask for identity, as browsers do for
+// media and Go's Transport does for a request with a Range. One mix remains
+// the client's to avoid: a compressed prefix, then a resume that no longer
+// accepts gzip validated by a date alone.
+//
 // The ResponseWriter Handler passes to h implements http.Flusher: Flush
 // sends everything written so far through the compressor to the client, so
 // streaming responses keep streaming. It also unwraps for
-// http.ResponseController, which reaches the server's deadlines and
-// Hijack through it.
+// http.ResponseController, which reaches the server's deadlines through it.
+//
+// Requests that switch protocols (an Upgrade field with a Connection field
+// naming "upgrade", as a websocket handshake has, or the CONNECT method)
+// reach h untouched, with the server's own ResponseWriter. For other
+// requests, the ResponseWriter is an http.Hijacker whenever the server's
+// is (directly or through Unwrap), so w.(http.Hijacker) and
+// ResponseController.Hijack work as without the middleware: Hijack first
+// sends what h has written, and after it Write returns http.ErrHijacked
+// and Handler writes nothing more.
+//
+// Once its pools are warm, Handler allocates nothing per response,
+// compressed or not, beyond what h allocates, except in three cases:
+// sniffing a Content-Type h did not set, weakening an ETag, and copying a
+// Range request. The Vary and Content-Encoding values it sets come from a
+// pool; each response's are its own while it runs, and a handler that
+// writes into them in place changes no later response.
 //
 // If h panics, Handler neither finishes the response nor returns the
 // half-used gzip writer to its pool; the panic goes on to the server.
@@ -81,23 +114,141 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	hdr := w.Header()
-	if r.Method == http.MethodHead || !acceptsGzip(r.Header["Accept-Encoding"]) {
-		addVary(hdr, nil)
+	if isUpgrade(r) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	// One allocation holds both header values this response may need.
-	// It must be the request's own memory, not the pooled writer's: the
-	// server may read the header map after ServeHTTP returns. And it
-	// must not be a package-level slice a handler could modify in place.
-	vals := &[2]string{"Accept-Encoding", "gzip"}
+	hdr := w.Header()
+	vals := getHeaderValues()
 	addVary(hdr, vals[0:1:1])
+	if r.Method == http.MethodHead || !acceptsGzip(r.Header["Accept-Encoding"]) {
+		h.next.ServeHTTP(w, r)
+		putHeaderValues(vals) // not when h panics: then it is dropped
+		return
+	}
+	if _, ok := r.Header["Range"]; ok {
+		r = withoutRange(r)
+	}
 	rw := getResponseWriter(w, h)
-	rw.varyValue, rw.ceValue = vals[0:1:1], vals[1:2:2]
+	rw.vals = vals
 	defer rw.release() // also when h panics: then rw.done is false
-	h.next.ServeHTTP(rw, r)
+	var hw http.ResponseWriter = rw
+	if canHijack(w) {
+		hw = hijackWriter{rw} // one pointer: no allocation
+	}
+	h.next.ServeHTTP(hw, r)
 	rw.finish()
+}
+
+// isUpgrade reports whether r asks to switch protocols: it has an Upgrade
+// field and its Connection field names "upgrade" (a websocket or h2c
+// handshake), or it is a CONNECT (also HTTP/2's extended CONNECT for
+// websockets). Its response is a tunnel, not a body to compress.
+func isUpgrade(r *http.Request) bool {
+	if r.Method == http.MethodConnect {
+		return true
+	}
+	if len(r.Header["Upgrade"]) == 0 {
+		return false
+	}
+	for _, v := range r.Header["Connection"] {
+		for v != "" {
+			var f string
+			f, v, _ = strings.Cut(v, ",")
+			if strings.EqualFold(strings.TrimSpace(f), "upgrade") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// canHijack reports whether w, or a writer it unwraps to (the chain
+// http.ResponseController follows), is an http.Hijacker.
+func canHijack(w http.ResponseWriter) bool {
+	for {
+		switch t := w.(type) {
+		case http.Hijacker:
+			return true
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return false
+		}
+	}
+}
+
+// headerValues holds the values Handler gives the Vary and
+// Content-Encoding fields: "Accept-Encoding" and "gzip", set when the
+// array is made and never written again by this package. A header map
+// holds them as vals[0:1:1] and vals[1:2:2], so that an append by anyone
+// copies them rather than writing past them.
+//
+// They are pooled, which makes a response cost no allocation for its
+// header values. A package-level array would be shared by every response
+// at once, so a handler writing into its map's values in place
+// (w.Header()["Vary"][0] = ...), which the http.Header API allows, would
+// change every response, for good. A pooled array belongs to one response
+// while it runs; putHeaderValues takes it back only if it still holds
+// the original values, so a handler that wrote into its own affects no
+// later response. What remains: a server, or an outer middleware, that
+// reads a response's header map after ServeHTTP returned reads an array
+// that may belong to a later response by then. It reads the same
+// constant values, unless that later response's handler writes into
+// them in place while it reads.
+var headerValuesPool pool.Pool[*[2]string]
+
+func getHeaderValues() *[2]string {
+	vals := headerValuesPool.Get()
+	if vals == nil {
+		vals = &[2]string{"Accept-Encoding", "gzip"}
+	}
+	return vals
+}
+
+// putHeaderValues returns vals to the pool if no handler wrote into them.
+func putHeaderValues(vals *[2]string) {
+	if vals[0] == "Accept-Encoding" && vals[1] == "gzip" {
+		headerValuesPool.Put(vals)
+	}
+}
+
+// withoutRange returns a shallow copy of r without the Range and If-Range
+// fields, leaving r as it was: a handler must not modify its request.
+func withoutRange(r *http.Request) *http.Request {
+	r = r.WithContext(r.Context())
+	r.Header = r.Header.Clone()
+	delete(r.Header, "Range")
+	delete(r.Header, "If-Range")
+	return r
+}
+
+// weakenETag turns the strong entity tags of hdr into weak ones ("v1"
+// becomes W/"v1") and drops values that are not entity tags, so that no
+// strong validator of the uncompressed representation labels a compressed
+// one. It looks under "ETag" too, the spelling handlers that assign the map
+// directly use to keep its case. It allocates only when hdr has an ETag.
+func weakenETag(hdr http.Header) {
+	for _, key := range [...]string{"Etag", "ETag"} {
+		tags, ok := hdr[key]
+		if !ok {
+			continue
+		}
+		weak := make([]string, 0, len(tags))
+		for _, tag := range tags {
+			switch {
+			case strings.HasPrefix(tag, `W/"`):
+				weak = append(weak, tag)
+			case strings.HasPrefix(tag, `"`):
+				weak = append(weak, "W/"+tag)
+			}
+		}
+		if len(weak) == 0 {
+			delete(hdr, key)
+			continue
+		}
+		hdr[key] = weak
+	}
 }
 
 // addVary adds "Vary: Accept-Encoding" unless hdr already names it. When
@@ -204,16 +355,46 @@ const (
 // handler. It is pooled: a ResponseWriter must not be used after
 // ServeHTTP returns (net/http's rule), so Handler owns it again then.
 type responseWriter struct {
-	w  http.ResponseWriter
-	h  *handler
-	gz *writerState // set while compressing
-	// varyValue and ceValue are the request's own []string values for
-	// Vary and Content-Encoding.
-	varyValue, ceValue []string
-	buf                []byte // the first bytes, while undecided
-	status             int    // 0 until the handler sets one
-	state              int
-	done               bool // finish ran to the end
+	w        http.ResponseWriter
+	h        *handler
+	gz       *writerState // set while compressing
+	vals     *[2]string   // the response's header values: see headerValuesPool
+	buf      []byte       // the first bytes, while undecided
+	status   int          // 0 until the handler sets one
+	state    int
+	done     bool // finish ran to the end
+	hijacked bool // the handler took over the connection
+}
+
+// hijackWriter is the responseWriter of a request whose server
+// ResponseWriter can be hijacked: it adds http.Hijacker, so that
+// w.(http.Hijacker) works as it does without the middleware.
+type hijackWriter struct{ *responseWriter }
+
+// Hijack sends what the handler has written so far, as net/http does
+// before it hands over the connection, then hijacks the underlying
+// ResponseWriter. After a successful Hijack, Write returns
+// http.ErrHijacked and the middleware writes nothing more.
+func (hw hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	rw := hw.responseWriter
+	if rw.hijacked {
+		return nil, nil, http.ErrHijacked
+	}
+	switch rw.state {
+	case undecided:
+		if rw.status != 0 {
+			rw.startPassthrough()
+		}
+	case compressing:
+		if err := rw.gz.gz.Flush(); err != nil {
+			return nil, nil, err
+		}
+	}
+	conn, brw, err := http.NewResponseController(rw.w).Hijack()
+	if err == nil {
+		rw.hijacked = true
+	}
+	return conn, brw, err
 }
 
 // rwPool holds pointers, so Get and Put allocate nothing.
@@ -235,6 +416,9 @@ func (rw *responseWriter) release() {
 	if rw.gz != nil && rw.done {
 		putWriter(rw.gz)
 	}
+	if rw.vals != nil && rw.done {
+		putHeaderValues(rw.vals)
+	}
 	buf := rw.buf[:0]
 	if cap(buf) > maxRetainedBuf {
 		buf = nil
@@ -252,10 +436,16 @@ func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
 
 // WriteHeader records the status. Informational statuses other than 101
 // go to the client at once; a response that cannot be compressed is
-// started at once, and others wait for the first bytes of the body.
+// started at once, and others wait for the first bytes of the body. As in
+// net/http, a code that is not three digits panics, unless the call is
+// superfluous.
 func (rw *responseWriter) WriteHeader(code int) {
-	if rw.status != 0 || rw.state != undecided {
+	if rw.hijacked || rw.status != 0 || rw.state != undecided {
 		return // superfluous, as net/http ignores it
+	}
+	if code < 100 || code > 999 {
+		// net/http's check (go.dev/issue/22880), with its message.
+		panic(fmt.Sprintf("invalid WriteHeader code %v", code))
 	}
 	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		rw.w.WriteHeader(code)
@@ -286,6 +476,9 @@ func (rw *responseWriter) compressible() bool {
 
 // Write buffers or compresses p.
 func (rw *responseWriter) Write(p []byte) (int, error) {
+	if rw.hijacked {
+		return 0, http.ErrHijacked
+	}
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
 	}
@@ -308,7 +501,13 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 // startPassthrough sends the header and the buffered bytes as they are.
 func (rw *responseWriter) startPassthrough() {
 	rw.state = passthrough
-	addVary(rw.w.Header(), rw.varyValue) // the handler may have replaced it
+	hdr := rw.w.Header()
+	addVary(hdr, rw.vals[0:1:1]) // the handler may have replaced it
+	if rw.status == http.StatusNotModified {
+		// The client may hold the compressed representation: this
+		// response updates its stored header fields.
+		weakenETag(hdr)
+	}
 	rw.w.WriteHeader(rw.status)
 	if len(rw.buf) > 0 {
 		_, _ = rw.w.Write(rw.buf) // a failed write shows on the next one
@@ -332,8 +531,11 @@ func (rw *responseWriter) startGzip(next []byte) error {
 		hdr["Content-Type"] = []string{http.DetectContentType(sniff)}
 	}
 	delete(hdr, "Content-Length")
-	hdr["Content-Encoding"] = rw.ceValue
-	addVary(hdr, rw.varyValue) // the handler may have replaced it
+	// Ranges and strong validators belong to the uncompressed data.
+	delete(hdr, "Accept-Ranges")
+	weakenETag(hdr)
+	hdr["Content-Encoding"] = rw.vals[1:2:2]
+	addVary(hdr, rw.vals[0:1:1]) // the handler may have replaced it
 	rw.state = compressing
 	rw.w.WriteHeader(rw.status)
 	rw.gz = getWriter(rw.h.level)
@@ -352,6 +554,9 @@ func (rw *responseWriter) Flush() { _ = rw.FlushError() }
 
 // FlushError is Flush returning the error, for http.ResponseController.
 func (rw *responseWriter) FlushError() error {
+	if rw.hijacked {
+		return http.ErrHijacked
+	}
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
 	}
@@ -376,6 +581,12 @@ func (rw *responseWriter) FlushError() error {
 // finish completes the response after the handler returned normally:
 // sends a short buffered body as it is, or ends the gzip stream.
 func (rw *responseWriter) finish() {
+	if rw.hijacked {
+		// The connection is the handler's: write nothing. The gzip
+		// writer is between calls, so putWriter's Reset makes it new.
+		rw.done = true
+		return
+	}
 	switch rw.state {
 	case undecided:
 		if rw.status != 0 {

@@ -60,7 +60,6 @@ func parallel(b *testing.B, newOp func() func() error) {
 var (
 	benchSinkBytes []byte
 	benchSinkAny   any
-	benchSinkSeed  seedData
 )
 
 // BenchmarkCorpus measures throughput on Go's JSON corpora, decoded into

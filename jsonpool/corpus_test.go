@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/poolkit/poolkit/internal/goenv"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/jsonpool"
 )
@@ -28,21 +26,17 @@ var (
 	corpusErr  error
 )
 
-func goroot() string {
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		if s := strings.TrimSpace(string(out)); s != "" {
-			return s
-		}
-	}
-	return runtime.GOROOT()
-}
-
 // corpus returns the decompressed corpora, skipping the test when the Go
 // installation does not have them.
 func corpus(tb testing.TB) map[string][]byte {
 	tb.Helper()
 	corpusOnce.Do(func() {
-		dir := filepath.Join(goroot(), "src", "encoding", "json", "internal", "jsontest", "testdata")
+		goroot, err := goenv.GOROOT()
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		dir := filepath.Join(goroot, "src", "encoding", "json", "internal", "jsontest", "testdata")
 		dec, err := zstd.NewReader(nil)
 		if err != nil {
 			corpusErr = err

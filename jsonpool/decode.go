@@ -46,10 +46,16 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // was not copied out, after that.
 //
 // Unmarshal accepts exactly what json.Unmarshal accepts, one JSON value
-// with optional white space around it, and produces the same value. On
-// error it returns json.Unmarshal's error, unchanged, and a nil *T; the
-// value it took goes back into p zeroed, with nothing of the failed decode
-// in it.
+// with optional white space around it, and produces the same value. Like
+// json.Unmarshal it checks that the whole of data is valid JSON before it
+// decodes anything, so an input with trailing data ({"a":1} x, {"a":1}{})
+// runs no UnmarshalJSON method and costs a scan, not a decode; and it
+// decodes valid input once, so every UnmarshalJSON method runs exactly as
+// often as under json.Unmarshal, type errors included. (Built with
+// GOEXPERIMENT=jsonv2, json.Unmarshal itself decodes before it finds
+// trailing data; Unmarshal then does what json.Unmarshal does.) On error it
+// returns json.Unmarshal's error, unchanged, and a nil *T; the value it
+// took goes back into p zeroed, with nothing of the failed decode in it.
 //
 // Unmarshal decodes with a pooled json.Decoder, whose decoder state and
 // read buffer are reused from call to call, so in steady state it
@@ -59,14 +65,19 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // data.
 func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	v := getTarget(p)
-	if len(data) <= maxDecodeRetained && decodeFast(data, v) {
-		return v, nil
+	var err error
+	if len(data) <= maxDecodeRetained && isValid(data) {
+		// One valid value and white space (isValid is json.Valid's
+		// check, made faster): the pooled decoder reads exactly that
+		// value, and returns json.Unmarshal's error for it.
+		err = decodeValid(data, v)
+	} else {
+		// Invalid input, whose syntax error json.Unmarshal reports before
+		// it decodes anything, a document nested deeper than isValid
+		// checks, or one too large for a pooled decoder.
+		err = json.Unmarshal(data, v)
 	}
-	// The pooled decoder failed, or stopped before the end of data. Decode
-	// again with json.Unmarshal, the reference, so that the caller gets its
-	// error exactly, Offset included, and for any input on which the two
-	// might disagree, its result.
-	if err := json.Unmarshal(data, zero(v)); err != nil {
+	if err != nil {
 		p.Put(zero(v))
 		return nil, err
 	}
@@ -113,14 +124,25 @@ var decoders = pool.New(func() *decoder {
 	return d
 })
 
-// decodeFast decodes data into v with a pooled json.Decoder and reports
-// whether it succeeded on all of data. It puts the decoder back only when
-// the decoder is exactly as a fresh one would be but for its reused
-// buffers: it read all of data and stopped at the end of the value, so it
-// holds nothing unread, and it met no error, which a json.Decoder would
-// keep and return from every later call.
-func decodeFast(data []byte, v any) bool {
+// decodeValid decodes data, which isValid accepted, into v with a pooled
+// json.Decoder, and returns the decoder's error. For one valid value the
+// decoder does what json.Unmarshal does after its validity check: it
+// decodes the value once and returns the same error, its offset corrected
+// for the white space before the value.
+//
+// The decoder goes back into its pool only when it is exactly as a fresh
+// one would be but for its reused buffers: it read all of data and stopped
+// at the end of the value, so it holds nothing unread, and it met no
+// error, which a json.Decoder may keep and return from every later call.
+func decodeValid(data []byte, v any) error {
 	body := trimRightSpace(data)
+	// The decoder reads from the value's first byte: encoding/json v1
+	// counts the offsets of its errors from the start of what it read,
+	// and v2 (GOEXPERIMENT=jsonv2) from the value's start in either case.
+	// Adding the white space cut here gives json.Unmarshal's offsets in
+	// both.
+	lead := len(body) - len(trimLeftSpace(body))
+	body = body[lead:]
 	d := decoders.Get()
 	d.src.data = body
 	start := d.dec.InputOffset()
@@ -130,7 +152,23 @@ func decodeFast(data []byte, v any) bool {
 	if ok {
 		decoders.Put(d)
 	}
-	return ok
+	if te, isType := err.(*json.UnmarshalTypeError); isType {
+		te.Offset += int64(lead)
+	}
+	return err
+}
+
+// trimLeftSpace returns b without the JSON white space at its start.
+func trimLeftSpace(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[0] {
+		case ' ', '\t', '\n', '\r':
+			b = b[1:]
+		default:
+			return b
+		}
+	}
+	return b
 }
 
 // trimRightSpace returns b without the JSON white space at its end.

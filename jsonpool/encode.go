@@ -1,15 +1,17 @@
 // Package jsonpool encodes and decodes JSON with encoding/json, the
 // compatibility baseline, without the allocations that do not belong to the
-// result: Marshal appends to a slice the caller owns instead of returning a
-// copy, Encode hands its output to an io.Writer in one Write through pooled
+// result: Marshal and AppendEncode append to a slice the caller owns
+// instead of returning a copy, Encode (and EncodeN, which also returns the
+// byte count) hands its output to an io.Writer in one Write through pooled
 // json.Encoders (whose indentation buffers are reused too), and Unmarshal and
 // Decode fill values taken from a pool.Pool, zeroed first, with pooled
 // json.Decoders, reading streams through a pooled buffer.
 //
-// The output of Marshal and Encode is byte for byte that of
-// json.NewEncoder(w).Encode(v) (Marshal without its trailing newline, so
-// json.Marshal's), HTML escaping included, unless Options says otherwise;
-// the errors of every function are encoding/json's own, unchanged.
+// The output of AppendEncode, Encode and EncodeN is byte for byte that of
+// json.NewEncoder(w).Encode(v), and Marshal's too but without its trailing
+// newline (so json.Marshal's), HTML escaping included, unless Options says
+// otherwise; the errors of every function are encoding/json's own,
+// unchanged.
 //
 // # Ownership
 //
@@ -19,6 +21,14 @@
 // jsonpool zeroes a value before decoding into it instead of reusing the
 // slices and maps it held, so a copy made before Put never shares memory
 // with what the next decode writes.
+//
+// UnmarshalReuse and DecodeReuse are the opt-in exception: they decode
+// into a value the caller holds (a field of a pooled per-request scratch
+// value, say) after clearing it with Clear, which keeps the capacity of
+// its slices and maps, so that in steady state only the new strings
+// allocate. A copy of such a value shares its slices and maps with it: a
+// copy taken before the next decode into it loses its elements. For a pool
+// of such targets, make it with pool.WithReset(jsonpool.Clear[T]).
 //
 // # Engine
 //
@@ -73,6 +83,7 @@ type encoder struct {
 type sink struct {
 	w         io.Writer
 	dst       []byte
+	n         int  // bytes w.Write reported written
 	indenting bool // the encoder indents into a buffer of its own
 	failed    bool // w.Write returned an error, which json.Encoder keeps
 	large     bool // the encoder indented more than maxIndentRetained bytes
@@ -84,6 +95,7 @@ func (s *sink) Write(p []byte) (int, error) {
 	}
 	if s.w != nil {
 		n, err := s.w.Write(p)
+		s.n += n
 		if err != nil {
 			s.failed = true
 		}
@@ -133,8 +145,35 @@ func putEncoder(e *encoder) {
 // types (none for structs of strings, numbers and slices of them). Pass v
 // as a pointer: a struct passed by value is copied into an interface,
 // which allocates.
+//
+// v may share memory with dst, its spare capacity included (a []byte or
+// json.RawMessage field that is a slice of dst's array, a string made over
+// it with unsafe.String, a MarshalJSON method returning such bytes): the
+// result is still right, because encoding/json encodes all of v into a
+// buffer of its own before Marshal appends a byte to dst.
 func Marshal(dst []byte, v any) ([]byte, error) {
 	return Options{}.Marshal(dst, v)
+}
+
+// AppendEncode appends to dst exactly what json.NewEncoder(w).Encode(v)
+// writes to w: the JSON encoding of v, HTML-escaped as the Encoder does by
+// default, and a newline. It is Marshal with the newline kept, for a
+// response body built in a buffer. On error dst is returned as it was, and
+// the error is encoding/json's.
+//
+// Like Marshal, AppendEncode allocates nothing of its own when dst has
+// room for the output, and gives the right result when v shares memory
+// with dst.
+func AppendEncode(dst []byte, v any) ([]byte, error) {
+	return Options{}.AppendEncode(dst, v)
+}
+
+// EncodeN is Encode that also returns the number of bytes written to w, as
+// w's Write reported it, for an access log or a metric that counts response
+// bytes without wrapping w. n is 0 when v cannot be encoded; after a Write
+// error it is what Write returned with the error.
+func EncodeN(w io.Writer, v any) (n int, err error) {
+	return Options{}.EncodeN(w, v)
 }
 
 // Encode writes the JSON encoding of v, followed by a newline, to w in a
@@ -152,6 +191,16 @@ func Encode(w io.Writer, v any) error {
 
 // Marshal is like the package's Marshal, formatted as o says.
 func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
+	out, err := o.AppendEncode(dst, v)
+	if err != nil {
+		return dst, err
+	}
+	// json.Encoder ends every value with a newline; json.Marshal does not.
+	return out[:len(out)-1], nil
+}
+
+// AppendEncode is like the package's AppendEncode, formatted as o says.
+func (o Options) AppendEncode(dst []byte, v any) ([]byte, error) {
 	e := getEncoder(o)
 	e.sink.dst = dst
 	err := e.enc.Encode(v)
@@ -160,15 +209,21 @@ func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	// json.Encoder ends every value with a newline; json.Marshal does not.
-	return out[:len(out)-1], nil
+	return out, nil
 }
 
 // Encode is like the package's Encode, formatted as o says.
 func (o Options) Encode(w io.Writer, v any) error {
+	_, err := o.EncodeN(w, v)
+	return err
+}
+
+// EncodeN is like the package's EncodeN, formatted as o says.
+func (o Options) EncodeN(w io.Writer, v any) (n int, err error) {
 	e := getEncoder(o)
 	e.sink.w = w
-	err := e.enc.Encode(v)
+	err = e.enc.Encode(v)
+	n = e.sink.n
 	putEncoder(e)
-	return err
+	return n, err
 }

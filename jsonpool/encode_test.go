@@ -54,7 +54,7 @@ func encodeValues() map[string]any {
 		"nil map":      map[string]int(nil),
 		"bytes":        []byte("hello, world\x00"),
 		"raw":          json.RawMessage(`{"pre":"formatted"}`),
-		"floats":       []float64{0, -0.0, 1e21, 1e-7, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1},
+		"floats":       []float64{0, math.Copysign(0, -1), 1e21, 1e-7, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1},
 		"ints":         []int64{math.MinInt64, math.MaxInt64},
 		"number":       json.Number("12.50"),
 		"nil":          nil,
@@ -270,4 +270,19 @@ func trunc(b []byte) string {
 		return string(b[:200]) + "..."
 	}
 	return string(b)
+}
+
+// TestMarshalNegativeZero checks negative zero keeps its sign, as in
+// encoding/json. (The literal -0.0 is positive zero in Go; only
+// math.Copysign makes a negative one.)
+func TestMarshalNegativeZero(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	want, err := json.Marshal(negZero)
+	if err != nil || string(want) != "-0" {
+		t.Fatalf("encoding/json encodes negative zero as %s, %v; want -0", want, err)
+	}
+	got, err := jsonpool.Marshal(nil, []float64{negZero, 0})
+	if err != nil || string(got) != "[-0,0]" {
+		t.Errorf("Marshal([-0, 0]) = %s, %v; want [-0,0]", got, err)
+	}
 }

@@ -66,3 +66,45 @@ func ExampleDecode() {
 	fmt.Println(r == nil, errors.As(err, &typeErr))
 	// Output: true true
 }
+
+func ExampleAppendEncode() {
+	// A response body built in a reused buffer: the bytes
+	// json.NewEncoder(w).Encode(v) writes, newline and HTML escaping
+	// included.
+	body := make([]byte, 0, 512)
+	body, err := jsonpool.AppendEncode(body[:0], map[string]string{"note": "a<b"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%q\n", body)
+	// Output: "{\"note\":\"a\\u003cb\"}\n"
+}
+
+func ExampleEncodeN() {
+	// The byte count an access log wants, without wrapping the writer.
+	n, err := jsonpool.EncodeN(os.Stdout, []int{1, 2, 3})
+	fmt.Println(n, err)
+	// Output:
+	// [1,2,3]
+	// 8 <nil>
+}
+
+type order struct {
+	Customer string   `json:"customer"`
+	Items    []string `json:"items"`
+}
+
+func ExampleUnmarshalReuse() {
+	// One target, reused: Items keeps its backing array from one document
+	// to the next, and nothing of an earlier document can be read.
+	var o order
+	for _, body := range []string{`{"customer":"ann","items":["a","b","c"]}`, `{"items":["d"]}`} {
+		if err := jsonpool.UnmarshalReuse(&o, []byte(body)); err != nil {
+			panic(err)
+		}
+		fmt.Printf("%q %q, first 3 of its array: %q\n", o.Customer, o.Items, o.Items[:3])
+	}
+	// Output:
+	// "ann" ["a" "b" "c"], first 3 of its array: ["a" "b" "c"]
+	// "" ["d"], first 3 of its array: ["d" "" ""]
+}

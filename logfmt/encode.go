@@ -29,8 +29,10 @@
 package logfmt
 
 import (
+	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // text is the type of string-like input the encoder reads: keys and values
@@ -140,7 +142,17 @@ const hexDigits = "0123456789abcdef"
 // AppendValue appends s to dst as a logfmt value, quoted and escaped only
 // when it needs to be (see the package documentation), and returns the
 // extended slice.
-func AppendValue(dst []byte, s string) []byte { return appendValue(dst, s) }
+//
+// The result is right even when s's bytes lie in dst's spare capacity,
+// dst[len(dst):cap(dst)], where AppendValue writes (a string can only be
+// made to alias a []byte with package unsafe): s is then copied first,
+// which allocates. Otherwise AppendValue allocates only when dst grows.
+func AppendValue(dst []byte, s string) []byte {
+	if inSpare(dst, s) {
+		s = strings.Clone(s)
+	}
+	return appendValue(dst, s)
+}
 
 func appendValue[S text](dst []byte, s S) []byte {
 	if !needsQuotes(s) {
@@ -205,11 +217,34 @@ func appendQuoted[S text](dst []byte, s S) []byte {
 // AppendKey appends key to dst as a logfmt key and returns the extended
 // slice. Bytes that logfmt does not allow in a key are written as '_' (see
 // the package documentation), so that the line still parses.
+//
+// Like AppendValue, AppendKey copies key first, and so gives the right
+// result, when key's bytes lie in dst's spare capacity.
 func AppendKey(dst []byte, key string) []byte {
+	if inSpare(dst, key) {
+		key = strings.Clone(key)
+	}
 	if len(key) == 0 {
 		return append(dst, '_')
 	}
 	return appendKeyPart(dst, key)
+}
+
+// inSpare reports whether any byte of s lies in dst[len(dst):cap(dst)],
+// the memory that appending to dst overwrites before it has read all of s.
+// Bytes of s in dst[:len(dst)] are never written, so they do not count.
+//
+// It compares addresses as integers, which package unsafe allows. The
+// comparison holds even if the goroutine's stack moves, which happens only
+// at function calls: both addresses are taken between two calls, so both
+// are before or both after a move.
+func inSpare(dst []byte, s string) bool {
+	if len(s) == 0 || len(dst) == cap(dst) {
+		return false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return p < base+uintptr(cap(dst)) && p+uintptr(len(s)) > base+uintptr(len(dst))
 }
 
 // appendKeyPart appends key, sanitised, and nothing for an empty key.

@@ -2,8 +2,12 @@ package logfmt_test
 
 import (
 	"errors"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/poolkit/poolkit/logfmt"
@@ -56,4 +60,34 @@ func ExampleAppendValue() {
 	// "tab\there"
 	// "bad\ufffdutf8"
 	// ""
+}
+
+func ExampleAccessLog() {
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		logfmt.AccessLine(w).String("user", "ann") // added to this request's line
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, `{"id":42}`)
+	})
+	// Put AccessLog outside gzpool.Handler to count the bytes sent:
+	// logfmt.AccessLog(gzpool.Handler(api), os.Stderr).
+	h := logfmt.AccessLog(api, withoutClock{os.Stdout})
+
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/orders", nil))
+	// Output:
+	// method=POST path=/orders status=201 bytes=9 user=ann
+}
+
+// withoutClock drops the time and duration pairs, which differ from run
+// to run, so that the example's output can be checked.
+type withoutClock struct{ w io.Writer }
+
+func (c withoutClock) Write(p []byte) (int, error) {
+	var kept []string
+	for _, f := range strings.Fields(string(p)) {
+		if !strings.HasPrefix(f, "time=") && !strings.HasPrefix(f, "duration=") {
+			kept = append(kept, f)
+		}
+	}
+	_, err := io.WriteString(c.w, strings.Join(kept, " ")+"\n")
+	return len(p), err
 }

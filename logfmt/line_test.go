@@ -5,15 +5,12 @@ import (
 	"errors"
 	"io"
 	"math"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/bytebuf"
-	"github.com/poolkit/poolkit/internal/race"
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 var seedTime = time.Unix(1136214245, 0).UTC() // 2006-01-02T15:04:05Z
@@ -118,9 +115,6 @@ func TestLineWriteError(t *testing.T) {
 }
 
 func TestLineAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("the race detector allocates")
-	}
 	err := errors.New("connection refused")
 	tests := []struct {
 		name string
@@ -202,35 +196,34 @@ func TestLineAllocs(t *testing.T) {
 	}
 	w := &countingWriter{last: make([]byte, 0, 1024)}
 	for _, tt := range tests {
-		got := steadyAllocs(func() {
+		wantNoSteadyAllocs(t, tt.name, func() {
 			if err := tt.f(w); err != nil {
 				t.Fatal(err)
 			}
 		})
-		if got != 0 {
-			t.Errorf("%s: %v allocs per line, want 0", tt.name, got)
-		}
 	}
 }
 
-// steadyAllocs returns the mean allocations of f in steady state.
+// wantNoSteadyAllocs asserts that f allocates nothing in steady state
+// (pooltest.WantAllocs, which also turns the garbage collector off: a
+// collection empties every sync.Pool, and the next Get then allocates a
+// buffer, at a rate that depends on what else the test binary did, not on
+// f). name labels the case in a failure.
 //
-// It turns the garbage collector off while it measures: a collection
-// empties every sync.Pool, and the next Get then allocates a buffer, at a
-// rate that depends on what else the test binary did, not on f.
-//
-// It warms f up for long enough that the runtime has cached the type
+// It warms f up first for long enough that the runtime has cached the type
 // switches and assertions f makes: since Go 1.22 each call site has a cache
 // that the runtime replaces with a larger copy, an allocation, on about one
 // miss in 1024 (runtime/iface.go), so the first few thousand calls of any
 // code with interface type switches, slog's included, allocate now and then.
-func steadyAllocs(f func()) float64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	runtime.GC()
+func wantNoSteadyAllocs(t *testing.T, name string, f func()) {
+	t.Helper()
+	pooltest.SkipIfRace(t) // before the long warm-up
 	for range 20000 {
 		f()
 	}
-	return allocs.PerRun(1000, f)
+	if !pooltest.WantAllocs(t, 0, f) {
+		t.Logf("case %s", name)
+	}
 }
 
 // A line longer than the pool keeps is written whole, and its buffer is

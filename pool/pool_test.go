@@ -4,15 +4,12 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"unsafe"
 
-	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/internal/pooltest"
-	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -201,14 +198,14 @@ func TestOptions(t *testing.T) {
 			name:      "no options keeps state",
 			opts:      []pool.Option[*object]{pool.WithStats[*object]()},
 			steps:     []step{{put: &object{id: 5}}, {wantID: 5}, {wantID: fresh, wantNew: true}},
-			wantStats: pool.Stats{Gets: 2, Puts: 1, News: 1},
+			wantStats: pool.Stats{Gets: 2, Puts: 1, News: 1, Counting: true},
 		},
 		{
 			name: "reset clears state",
 			opts: []pool.Option[*object]{pool.WithStats[*object](),
 				pool.WithReset(func(o *object) *object { *o = object{}; return o })},
 			steps:     []step{{put: &object{id: 5}}, {wantID: 0}},
-			wantStats: pool.Stats{Gets: 1, Puts: 1},
+			wantStats: pool.Stats{Gets: 1, Puts: 1, Counting: true},
 		},
 		{
 			name: "keep refuses",
@@ -218,7 +215,7 @@ func TestOptions(t *testing.T) {
 				{put: &object{id: 11}}, {wantID: fresh, wantNew: true},
 				{put: &object{id: 3}}, {wantID: 3},
 			},
-			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1},
+			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1, Counting: true},
 		},
 		{
 			name: "reset runs only on kept values",
@@ -235,7 +232,7 @@ func TestOptions(t *testing.T) {
 				{put: &object{id: 99}}, {wantID: fresh, wantNew: true},
 				{put: &object{id: 1}}, {wantID: 42},
 			},
-			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1},
+			wantStats: pool.Stats{Gets: 2, Puts: 2, News: 1, Drops: 1, Counting: true},
 		},
 		{
 			name:      "without stats the counters stay zero",
@@ -324,6 +321,7 @@ func TestNonPointerTypes(t *testing.T) {
 // TestGC checks that pooled values survive one garbage collection (in the
 // victim cache) and are gone after two, for the direct and the boxed path.
 func TestGC(t *testing.T) {
+	pooltest.SkipIfChecked(t) // checked mode holds values itself, out of the GC's reach
 	pooltest.PinGC(t)
 	t.Run("pointer", func(t *testing.T) {
 		p := pool.New(func() *object { return &object{id: -1} })
@@ -356,10 +354,6 @@ func testGC(t *testing.T, put func(int), get func() int) {
 // TestAllocs asserts that Get and Put allocate nothing in steady state for
 // every kind of T.
 func TestAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	ptr := pool.New(func() *object { return new(object) })
 	slice := pool.New(func() []byte { return make([]byte, 0, 64) },
 		pool.WithReset(func(s []byte) []byte { return s[:0] }))
@@ -393,9 +387,7 @@ func TestAllocs(t *testing.T) {
 			for range 10 {
 				tt.f()
 			}
-			if got := allocs.PerRun(1000, tt.f); got != 0 {
-				t.Fatalf("Get+Put allocates %v times per run, want 0", got)
-			}
+			pooltest.WantAllocs(t, 0, tt.f)
 		})
 	}
 }

@@ -37,3 +37,17 @@ func ExamplePool_Get() {
 	p.Put(s)
 	// Output: 0 128
 }
+
+func ExamplePool_EnableStats() {
+	var p slicepool.Pool[int]
+	p.EnableStats() // before first use, so the counts start together
+
+	a, b := p.Get(10), p.Get(10) // an empty pool: both are new
+	p.Put(a)
+	p.Put(b)
+	p.Put(make([]int, 0, 1<<20)) // over MaxCap: dropped
+
+	s := p.Stats()
+	fmt.Printf("gets %d, puts %d, news %d, drops %d\n", s.Gets, s.Puts, s.News, s.Drops)
+	// Output: gets 2, puts 3, news 2, drops 1
+}

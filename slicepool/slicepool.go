@@ -12,6 +12,20 @@
 // allocating, and rebuilds the slice on Get. That is one sync.Pool
 // operation per Get and per Put, as cheap as the header write-back pattern,
 // with no boxes for the caller to manage.
+//
+// # Checked mode
+//
+// Built with -tags poolkitcheck, Get makes the slices of pointer-free
+// element types in their own page-aligned mappings (syscall.Mmap), which
+// Put makes inaccessible (mprotect PROT_NONE) until a Get hands them out
+// again, so a read or write through a slice after its Put faults at that
+// instruction; a pool holds up to 64 slices per size class back from
+// reuse to keep them faulting. Slices of element types with pointers, and
+// slices the pool did not make, are checksummed at Put instead, and a
+// write after Put is reported when the slice leaves the pool or within 128
+// Gets and Puts. A second Put of the same slice panics, naming the first.
+// Other systems than Linux poison the pointer-free slices instead of
+// protecting them: writes are reported, reads see 0xDB bytes.
 package slicepool
 
 import (
@@ -20,6 +34,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/check"
 )
 
 // DefaultMaxCap is the largest capacity, in elements, that the zero Pool
@@ -38,6 +54,7 @@ const minClass = 4
 // copied after first use.
 type Pool[E any] struct {
 	noCopy noCopy
+	chk    poolCheck[E] // empty unless built with -tags poolkitcheck
 
 	// MaxCap is the largest capacity, in elements, that Put keeps; zero
 	// means DefaultMaxCap. It is rounded up to a power of two, the size of
@@ -55,6 +72,8 @@ type Pool[E any] struct {
 	// classes[k] holds *E pointing at the first element of an array of
 	// at least 1<<k elements.
 	classes [bits.UintSize]sync.Pool
+
+	stats counters
 }
 
 // Get returns a slice of length 0 and capacity at least n, taken from the
@@ -67,13 +86,16 @@ type Pool[E any] struct {
 // beyond the length are zero when E holds pointers (Put cleared them) and
 // may hold old data otherwise.
 func (p *Pool[E]) Get(n int) []E {
+	if check.Enabled {
+		return p.checkedGet(n)
+	}
 	info := p.info.Load()
 	if info == 0 {
 		info = p.init()
 	}
 	c := classOf(n)
-	if c > int(info>>2) {
-		return make([]E, 0, n) // never kept, so not worth rounding up
+	if c > int(info>>2) { // always, with stats: see EnableStats
+		return p.getOther(n, c)
 	}
 	if first, _ := p.classes[c].Get().(*E); first != nil {
 		// Put stored a pointer to the start of an array with at least
@@ -94,12 +116,17 @@ func (p *Pool[E]) Get(n int) []E {
 // After Put the caller must not use s again, nor any slice sharing its
 // backing array: the next Get, possibly on another goroutine, owns it.
 func (p *Pool[E]) Put(s []E) {
+	if check.Enabled {
+		p.checkedPut(s)
+		return
+	}
 	info := p.info.Load()
 	if info == 0 {
 		info = p.init()
 	}
 	c := cap(s)
-	if c < 1<<minClass || c > 1<<(info>>2) {
+	if c < 1<<minClass || c > 1<<(info>>2) { // always, with stats
+		p.putOther(s)
 		return
 	}
 	if info&2 != 0 { // E holds pointers
@@ -130,9 +157,109 @@ func (p *Pool[E]) init() uint64 {
 	if hasPointers(reflect.TypeFor[E]()) {
 		info |= 2
 	}
-	// Concurrent first uses compute the same value; any of them may win.
-	p.info.Store(info)
+	// Concurrent first uses compute the same value; any of them may
+	// win, but none may undo EnableStats.
+	if !p.info.CompareAndSwap(0, info) {
+		return p.info.Load()
+	}
 	return info
+}
+
+// EnableStats makes the pool count its Gets, Puts, News and Drops, for
+// Stats. Call it before the pool is used, so that the counts start
+// together.
+//
+// Counting costs nothing until it is enabled: it sets the largest class
+// that Get and Put compare with to zero, so that every Get and Put takes
+// the path of an oversized slice, which counts and then does what the
+// fast path would have done, at the cost of a call and the shared
+// counters' atomic adds.
+func (p *Pool[E]) EnableStats() {
+	for {
+		info := p.info.Load()
+		if info == 0 {
+			info = p.init()
+		}
+		if info>>2 == 0 {
+			return // already counting
+		}
+		p.stats.info.Store(info)
+		if p.info.CompareAndSwap(info, info&3) {
+			return
+		}
+	}
+}
+
+// Stats counts a Pool's traffic since EnableStats. The hit ratio, the
+// share of Gets served from the pool, is 1 - News/Gets.
+type Stats struct {
+	Gets  uint64 // calls to Get
+	Puts  uint64 // calls to Put with a slice of non-zero capacity
+	News  uint64 // Gets that made a slice: the class was empty, or n was above MaxCap
+	Drops uint64 // Puts whose slice was not kept: under 16 or over MaxCap elements
+	// Counting reports whether EnableStats was called; without it the
+	// counts are zero.
+	Counting bool
+}
+
+// Stats returns the pool's counts.
+func (p *Pool[E]) Stats() Stats {
+	return Stats{
+		Gets:     p.stats.gets.Load(),
+		Puts:     p.stats.puts.Load(),
+		News:     p.stats.news.Load(),
+		Drops:    p.stats.drops.Load(),
+		Counting: p.stats.info.Load() != 0,
+	}
+}
+
+// counters are a Pool's stats.
+type counters struct {
+	// info is the pool's info as it was before EnableStats zeroed its
+	// largest class; zero while the pool is not counting.
+	info                    atomic.Uint64
+	gets, puts, news, drops atomic.Uint64
+}
+
+// getOther is Get for a request over MaxCap, and for every Get of a pool
+// with stats.
+func (p *Pool[E]) getOther(n, c int) []E {
+	info := p.stats.info.Load()
+	if info == 0 {
+		return make([]E, 0, n) // never kept, so not worth rounding up
+	}
+	p.stats.gets.Add(1)
+	if c > int(info>>2) {
+		p.stats.news.Add(1)
+		return make([]E, 0, n)
+	}
+	if first, _ := p.classes[c].Get().(*E); first != nil {
+		return unsafe.Slice(first, 1<<c)[:0] // as in Get
+	}
+	p.stats.news.Add(1)
+	return make([]E, 0, 1<<c)
+}
+
+// putOther is Put for a slice the pool does not keep, and for every Put
+// of a pool with stats.
+func (p *Pool[E]) putOther(s []E) {
+	info := p.stats.info.Load()
+	if info == 0 {
+		return
+	}
+	c := cap(s)
+	if c == 0 {
+		return
+	}
+	p.stats.puts.Add(1)
+	if c < 1<<minClass || c > 1<<(info>>2) {
+		p.stats.drops.Add(1)
+		return
+	}
+	if info&2 != 0 { // as in Put
+		clear(s[:c])
+	}
+	p.classes[bits.Len(uint(c))-1].Put(unsafe.SliceData(s[:c]))
 }
 
 // classOf returns the size class for a request of n elements: the smallest

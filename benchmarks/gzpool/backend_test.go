@@ -6,12 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
 	kpgzip "github.com/klauspost/compress/gzip"
 	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/internal/goenv"
 )
 
 // seedText is the text the seed articles (000, 003) compress: the overview
@@ -180,7 +180,11 @@ type input struct {
 }
 
 func inputs(tb testing.TB) []input {
-	opticks, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "testdata", "Isaac.Newton-Opticks.txt"))
+	goroot, err := goenv.GOROOT()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opticks, err := os.ReadFile(filepath.Join(goroot, "src", "testdata", "Isaac.Newton-Opticks.txt"))
 	if err != nil {
 		tb.Fatal(err)
 	}

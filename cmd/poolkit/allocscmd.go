@@ -18,7 +18,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/pprof/profile"
+	"github.com/poolkit/poolkit/internal/goenv"
+	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // poolkit allocs runs the user's benchmarks with every allocation sampled
@@ -53,6 +54,7 @@ func parseAllocsFlags(args []string, stderr io.Writer) (*allocsConfig, error) {
 	verbose := fs.Bool("v", false, "show the compiler's whole escape-analysis explanation for each site")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: poolkit allocs [-bench regexp] [-top n] [packages]")
+		fmt.Fprintln(stderr, "       poolkit allocs -profile file-or-URL [-seconds n] [-top n] [-format text|json]   (a running service; -profile -h)")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Lists, per benchmark, where it allocates: function, file:line, allocations and bytes per op,")
 		fmt.Fprintln(stderr, "largest first, with the compiler's reason (go build -gcflags=-m=2) where it gives one.")
@@ -83,6 +85,9 @@ func parseAllocsFlags(args []string, stderr io.Writer) (*allocsConfig, error) {
 }
 
 func runAllocs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if hasProfileFlag(args) {
+		return runAllocsProfile(ctx, args, stdout, stderr)
+	}
 	cfg, err := parseAllocsFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -354,42 +359,21 @@ func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCo
 		return nil, fmt.Errorf("the benchmark wrote no memory profile: %v", err)
 	}
 	defer f.Close()
-	prof, err := profile.Parse(f)
+	prof, err := memprof.Parse(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading memory profile: %v", err)
 	}
-	objIdx, byteIdx := -1, -1
-	for i, st := range prof.SampleType {
-		switch st.Type {
-		case "alloc_objects":
-			objIdx = i
-		case "alloc_space":
-			byteIdx = i
-		}
-	}
-	if objIdx < 0 || byteIdx < 0 {
-		return nil, errors.New("memory profile has no alloc_objects/alloc_space samples")
-	}
 	ownPkg := func(fn string) bool {
-		pkgPath := funcPackage(fn)
+		pkgPath := memprof.FuncPackage(fn)
 		return pkgPath == p.ImportPath || pkgPath == p.ImportPath+"_test" ||
 			(p.Name == "main" && pkgPath == "main")
 	}
 	counts := map[siteKey]*siteCount{}
-	for _, s := range prof.Sample {
-		var frames []siteKey // innermost first, inlined frames expanded
-		for _, loc := range s.Location {
-			for _, ln := range loc.Line {
-				if ln.Function == nil {
-					continue
-				}
-				frames = append(frames, siteKey{ln.Function.Name, ln.Function.Filename, ln.Line})
-			}
-		}
+	for _, s := range prof.Samples {
 		inBench := false
-		for _, fr := range frames {
-			if ownPkg(fr.fn) {
-				local := fr.fn[strings.LastIndex(fr.fn, "/")+1:]
+		for _, fr := range s.Stack {
+			if ownPkg(fr.Func) {
+				local := fr.Func[strings.LastIndex(fr.Func, "/")+1:]
 				_, local, _ = strings.Cut(local, ".")
 				if local == top || strings.HasPrefix(local, top+".") {
 					inBench = true
@@ -401,12 +385,12 @@ func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCo
 			continue
 		}
 		var at, via siteKey
-		for _, fr := range frames {
-			if at.fn == "" && !isRuntimeFunc(fr.fn) {
-				at = fr
+		for _, fr := range s.Stack {
+			if at.fn == "" && !memprof.IsRuntime(fr.Func) {
+				at = siteKey{fr.Func, fr.File, fr.Line}
 			}
-			if via.fn == "" && ownPkg(fr.fn) {
-				via = fr
+			if via.fn == "" && ownPkg(fr.Func) {
+				via = siteKey{fr.Func, fr.File, fr.Line}
 			}
 		}
 		if at.fn == "" {
@@ -417,28 +401,10 @@ func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCo
 			c = &siteCount{via: via}
 			counts[at] = c
 		}
-		c.objects += s.Value[objIdx]
-		c.bytes += s.Value[byteIdx]
+		c.objects += s.Objects
+		c.bytes += s.Bytes
 	}
 	return counts, nil
-}
-
-// funcPackage returns the package path of a function symbol name such as
-// "example.com/m/sub.(*T).Method.func1".
-func funcPackage(fn string) string {
-	slash := strings.LastIndex(fn, "/")
-	dot := strings.Index(fn[slash+1:], ".")
-	if dot < 0 {
-		return fn
-	}
-	return fn[:slash+1+dot]
-}
-
-// isRuntimeFunc reports whether fn is part of the allocator rather than
-// the code that asked for memory.
-func isRuntimeFunc(fn string) bool {
-	pkg := funcPackage(fn)
-	return pkg == "runtime" || strings.HasPrefix(pkg, "internal/runtime/") || pkg == "internal/abi"
 }
 
 type fileLine struct {
@@ -531,7 +497,10 @@ func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	defer fmt.Fprintf(bw, "\n%s\n", allocsNote)
-	goroot := filepath.Clean(runtime.GOROOT())
+	// The root of the go command that built the benchmarks; without one
+	// the standard library's files keep their absolute paths.
+	goroot, _ := goenv.GOROOT()
+	goroot = filepath.Clean(goroot)
 	wd, _ := os.Getwd()
 	short := func(file string) string {
 		if rel, err := filepath.Rel(filepath.Join(goroot, "src"), file); err == nil && !strings.HasPrefix(rel, "..") {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/cputime"
 	"github.com/poolkit/poolkit/internal/workloads"
 )
 
@@ -46,6 +47,7 @@ type row struct {
 	procs int // GOMAXPROCS of the runs; 0 for serial cases
 
 	ns, allocs, bytes []float64 // one entry per completed run
+	iters             []int     // the final N of each completed run
 	cold              uint64
 	coldDone          bool
 	err               error
@@ -70,7 +72,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
 	count := fs.Int("count", defaultCount, "run each case `n` times; the table shows the median")
 	benchtime := fs.String("benchtime", defaultBenchtime.String(), "time (or iteration count, 1000x) of each run, as go test -benchtime")
 	cpu := fs.String("cpu", "", "comma-separated GOMAXPROCS `list` for the parallel cases (default: the current GOMAXPROCS)")
-	format := fs.String("format", "text", "output `format`: text, markdown, csv or json")
+	format := fs.String("format", "text", "output `format`: text, markdown, csv, json, or benchfmt (go test -bench lines, one per run, for benchstat)")
 	clock := fs.String("clock", "wall", "what ns/op measures: `wall` time, as go test does, or the process's cpu time per op "+
 		"(steadier on a machine busy with other work; counts GC work on every core)")
 	html := fs.String("html", "", "also write a self-contained HTML page with a chart of the speed-ups to `file`")
@@ -92,7 +94,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
 	switch cfg.clock {
 	case "wall":
 	case "cpu":
-		if _, ok := processCPU(); !ok {
+		if _, ok := cputime.Process(); !ok {
 			return nil, fmt.Errorf("-clock cpu: cannot read the process's CPU time on %s", runtime.GOOS)
 		}
 	default:
@@ -123,9 +125,9 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
 		}
 	}
 	switch cfg.format {
-	case "text", "markdown", "csv", "json":
+	case "text", "markdown", "csv", "json", "benchfmt":
 	default:
-		return nil, fmt.Errorf("-format: unknown format %q (want text, markdown, csv or json)", cfg.format)
+		return nil, fmt.Errorf("-format: unknown format %q (want text, markdown, csv, json or benchfmt)", cfg.format)
 	}
 	return cfg, nil
 }
@@ -273,19 +275,20 @@ measure:
 					continue
 				}
 			}
-			res, cpu, err := measureOnce(r.c)
+			m, err := measureOnce(r.c)
 			if err != nil {
 				r.err = err
 				continue
 			}
-			elapsed := float64(res.T.Nanoseconds())
+			elapsed := float64(m.res.T.Nanoseconds())
 			if cfg.clock == "cpu" {
-				elapsed = float64(cpu.Nanoseconds())
+				elapsed = float64(m.cpu.Nanoseconds())
 			}
-			a, b := steadyAllocs(trials)
-			r.ns = append(r.ns, elapsed/float64(res.N))
+			a, b := steadyAllocs(m.trials)
+			r.ns = append(r.ns, elapsed/float64(m.res.N))
 			r.allocs = append(r.allocs, a)
 			r.bytes = append(r.bytes, b)
+			r.iters = append(r.iters, m.res.N)
 		}
 	}
 	runtime.GOMAXPROCS(defaultProcs)
@@ -301,10 +304,6 @@ type trial struct {
 	n              int
 	mallocs, bytes uint64
 }
-
-// trials collects the trial runs of the current measureOnce; bench runs one
-// case at a time.
-var trials []trial
 
 // steadyAllocs returns the allocations and bytes per operation in steady
 // state: the difference between the last two trial runs over the
@@ -328,10 +327,15 @@ func steadyAllocs(ts []trial) (allocs, bytes float64) {
 	return float64(last.mallocs) / float64(last.n), float64(last.bytes) / float64(last.n)
 }
 
-// measureOnce runs one case under testing.Benchmark, leaving its trial
-// runs' allocations in trials. cpu is the process's CPU time during
-// the final run, the one the result describes.
-func measureOnce(c workloads.Case) (res testing.BenchmarkResult, cpu time.Duration, err error) {
+// measurement is what one run of a case measured.
+type measurement struct {
+	res    testing.BenchmarkResult // the final trial's
+	cpu    time.Duration           // the process's CPU time during the final trial
+	trials []trial                 // every trial, the final one last
+}
+
+// measureOnce runs one case under testing.Benchmark.
+func measureOnce(c workloads.Case) (m measurement, err error) {
 	var mu sync.Mutex
 	var opErr error
 	fail := func(err error) {
@@ -341,20 +345,19 @@ func measureOnce(c workloads.Case) (res testing.BenchmarkResult, cpu time.Durati
 		}
 		mu.Unlock()
 	}
-	trials = trials[:0]
-	res = testing.Benchmark(func(b *testing.B) {
+	m.res = testing.Benchmark(func(b *testing.B) {
 		// testing.Benchmark calls this once per trial run, the last with
 		// the final N; keep the CPU time of each, so the last one stays,
 		// and the allocations of each.
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		m0, by0 := ms.Mallocs, ms.TotalAlloc
-		c0, _ := processCPU()
+		c0, _ := cputime.Process()
 		defer func() {
-			c1, _ := processCPU()
-			cpu = c1 - c0
+			c1, _ := cputime.Process()
+			m.cpu = c1 - c0
 			runtime.ReadMemStats(&ms)
-			trials = append(trials, trial{b.N, ms.Mallocs - m0, ms.TotalAlloc - by0})
+			m.trials = append(m.trials, trial{b.N, ms.Mallocs - m0, ms.TotalAlloc - by0})
 		}()
 		if c.Parallel {
 			b.RunParallel(func(pb *testing.PB) {
@@ -375,12 +378,12 @@ func measureOnce(c workloads.Case) (res testing.BenchmarkResult, cpu time.Durati
 		}
 	})
 	if opErr != nil {
-		return res, 0, opErr
+		return measurement{}, opErr
 	}
-	if res.N == 0 {
-		return res, 0, errors.New("benchmark did not run")
+	if m.res.N == 0 {
+		return measurement{}, errors.New("benchmark did not run")
 	}
-	return res, cpu, nil
+	return m, nil
 }
 
 // progress writes the one-line progress indicator.
@@ -409,7 +412,8 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// median returns the median of xs, which it sorts; 0 for none.
+// median returns the median of xs, sorting a copy, so xs keeps its order
+// (the runs' order, which -format json and benchfmt print); 0 for none.
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0

@@ -170,18 +170,24 @@ func axisLabel(v float64) string {
 }
 
 func writeHTMLTable(b *bytes.Buffer, rep *report) {
-	head, cells, notes := tableCells(rep)
+	head, lines, notes := tableCells(rep)
 	b.WriteString("<table>\n<tr>")
 	for i, h := range head {
 		cls := ""
-		if i < 2 {
+		if tableColumns[i].text {
 			cls = " class=\"l\""
 		}
 		fmt.Fprintf(b, "<th%s>%s</th>", cls, html.EscapeString(h))
 	}
 	b.WriteString("</tr>\n")
+	measured := 0
+	for _, col := range tableColumns {
+		if col.measured {
+			measured++
+		}
+	}
 	prev := ""
-	for i, c := range cells {
+	for i, c := range lines {
 		r := rep.Rows[i]
 		g := r.Workload + fmt.Sprint(r.Procs)
 		var cls []string
@@ -194,18 +200,20 @@ func writeHTMLTable(b *bytes.Buffer, rep *report) {
 		}
 		fmt.Fprintf(b, "<tr class=\"%s\">", strings.Join(cls, " "))
 		for j, s := range c {
+			col := tableColumns[j]
 			attr := ""
 			switch {
-			case j < 2:
+			case col.text:
 				attr = " class=\"l\""
-			case j >= 9:
+			case col.pub:
 				attr = " class=\"pub\""
 			}
-			if r.Error != "" && j == 3 {
-				attr = " class=\"l err\" colspan=\"6\""
-			}
-			if r.Error != "" && j > 3 && j < 9 {
-				continue
+			if r.Error != "" && col.measured {
+				// The error spans the measured columns.
+				if j > 0 && tableColumns[j-1].measured {
+					continue
+				}
+				attr = fmt.Sprintf(" class=\"l err\" colspan=\"%d\"", measured)
 			}
 			fmt.Fprintf(b, "<td%s>%s</td>", attr, html.EscapeString(s))
 		}

@@ -1,10 +1,12 @@
-// Command poolkit measures pooling on the machine at hand and finds where
-// a program allocates.
+// Command poolkit measures pooling on the machine at hand, finds where a
+// program allocates and checks its use of pools.
 //
 // Usage:
 //
 //	poolkit bench  [flags]                    measure the seed articles' table here
 //	poolkit allocs [-bench RE] [-top N] [pkgs] list allocation sites per benchmark
+//	poolkit allocs -profile FILE|URL           list a running service's allocation sites
+//	poolkit vet    [-all] [pkgs]              report sync.Pool and poolkit pool misuse
 //
 // Run "poolkit <command> -h" for a command's flags.
 //
@@ -14,7 +16,10 @@
 // naive version, the seed article's pooled pattern and poolkit's, in this
 // process with testing.Benchmark. Each case runs -count times, the runs of
 // all cases interleaved so that a burst of load on the machine hits every
-// case alike, and the table reports per case the median ns/op with the
+// case alike. The table has one row per case, and per -cpu value for the
+// parallel cases, in the order internal/workloads registers them: by
+// workload, each workload's rows together, serial before parallel. It
+// reports per case the median ns/op with the
 // largest deviation of any run from it (±), the steady-state allocations
 // per operation, exact (not truncated to an integer as -benchmem does), the
 // allocations of a cold first call made after the garbage collector has
@@ -29,6 +34,17 @@
 // operation, largest first, with the compiler's escape-analysis reason
 // where it gives one. It replaces the GODEBUG=allocfreetrace=1 recipe of
 // the methane article, which Go 1.23 removed.
+//
+// allocs -profile SOURCE reads a running service's memory profile instead,
+// from a pprof file or a net/http/pprof URL (a delta over -seconds), and
+// lists the sites that allocate most per second, each with the first frame
+// in the user's code and the poolkit package that removes it.
+//
+// # vet
+//
+// vet runs the analyzers of github.com/poolkit/poolkit/poolvet over the
+// given packages (default ".") and their tests, as cmd/poolvet does, and
+// exits 3 when they report something. -all adds the opt-in checks.
 package main
 
 import (
@@ -49,11 +65,11 @@ type command struct {
 	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
-// commands lists the subcommands; vet joins them in vet.go once poolvet
-// exists.
+// commands lists the subcommands, in the order usage shows them.
 var commands = []command{
 	{"bench", "measure the seed articles' pooling table on this machine", runBench},
 	{"allocs", "list the allocation sites of benchmarks, per operation", runAllocs},
+	{"vet", "report sync.Pool and poolkit pool misuse (the poolvet analyzers)", runVet},
 }
 
 func usage(w io.Writer) {

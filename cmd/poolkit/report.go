@@ -60,6 +60,10 @@ type reportRow struct {
 	Published   *pubRow   `json:"published"`       // the article's figure
 	Footnote    string    `json:"footnote"`        // changes made to the article's code
 	Error       string    `json:"error,omitempty"` // why the row stopped early
+
+	// Per run, for -format benchfmt: the final N and the bytes per op.
+	itersRuns []int
+	bytesRuns []float64
 }
 
 type pubRow struct {
@@ -103,6 +107,9 @@ func buildReport(rows []*row, cfg *benchConfig, elapsed time.Duration) *report {
 			Runs:     len(r.ns),
 			NsRuns:   r.ns,
 			Footnote: r.c.Footnote,
+
+			itersRuns: r.iters,
+			bytesRuns: r.bytes,
 		}
 		if rr.NsRuns == nil {
 			rr.NsRuns = []float64{}
@@ -169,6 +176,8 @@ func writeReport(w io.Writer, rep *report, format string) error {
 		return enc.Encode(rep)
 	case "csv":
 		return writeCSV(w, rep)
+	case "benchfmt":
+		return writeBenchfmt(w, rep)
 	case "markdown":
 		return writeTable(w, rep, true)
 	default:
@@ -217,11 +226,68 @@ func fmtSpeed(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64) + "x"
 }
 
-// tableCells returns the header and the cells of the table, with footnote
-// markers; notes are the footnotes in order.
-func tableCells(rep *report) (head []string, cells [][]string, notes []string) {
-	head = []string{"workload", "variant", "P", "ns/op", "±", "allocs/op", "cold", "B/op", "speed-up",
-		"pub ns/op", "pub allocs", "pub speed-up"}
+// A column of the text, markdown and HTML table.
+type column struct {
+	head     string
+	text     bool // a text column, left-aligned; the others hold numbers, right-aligned
+	measured bool // measured here: an error or "not run" takes the place of these
+	pub      bool // the article's figure: the text table draws "|" before these
+}
+
+// The heads of the table's columns; cells are set by these names.
+const (
+	colWorkload   = "workload"
+	colVariant    = "variant"
+	colProcs      = "P"
+	colNs         = "ns/op"
+	colSpread     = "±"
+	colAllocs     = "allocs/op"
+	colCold       = "cold"
+	colBytes      = "B/op"
+	colSpeedup    = "speed-up"
+	colPubNs      = "pub ns/op"
+	colPubAllocs  = "pub allocs"
+	colPubSpeedup = "pub speed-up"
+)
+
+// tableColumns are the table's columns, in order.
+var tableColumns = []column{
+	{head: colWorkload, text: true},
+	{head: colVariant, text: true},
+	{head: colProcs},
+	{head: colNs, measured: true},
+	{head: colSpread, measured: true},
+	{head: colAllocs, measured: true},
+	{head: colCold, measured: true},
+	{head: colBytes, measured: true},
+	{head: colSpeedup, measured: true},
+	{head: colPubNs, pub: true},
+	{head: colPubAllocs, pub: true},
+	{head: colPubSpeedup, pub: true},
+}
+
+// cells is one line of the table, in the order of tableColumns.
+type cells []string
+
+func newCells() cells { return make(cells, len(tableColumns)) }
+
+// set puts v in the column whose head is head.
+func (c cells) set(head, v string) {
+	for i, col := range tableColumns {
+		if col.head == head {
+			c[i] = v
+			return
+		}
+	}
+	panic("poolkit: no table column " + head)
+}
+
+// tableCells returns the header and the cells of the table, one line per
+// row of rep, with footnote markers; notes are the footnotes in order.
+func tableCells(rep *report) (head []string, lines []cells, notes []string) {
+	for _, col := range tableColumns {
+		head = append(head, col.head)
+	}
 	noteIndex := map[string]int{}
 	for _, r := range rep.Rows {
 		label := r.Label
@@ -234,16 +300,17 @@ func tableCells(rep *report) (head []string, cells [][]string, notes []string) {
 			}
 			label += fmt.Sprintf(" [%d]", i)
 		}
-		procs := ""
+		c := newCells()
+		c.set(colWorkload, r.Workload)
+		c.set(colVariant, label)
 		if r.Procs > 0 {
-			procs = strconv.Itoa(r.Procs)
+			c.set(colProcs, strconv.Itoa(r.Procs))
 		}
-		c := []string{r.Workload, label, procs}
 		switch {
 		case r.Error != "":
-			c = append(c, "error: "+r.Error, "", "", "", "", "")
+			c.set(colNs, "error: "+r.Error)
 		case r.Runs == 0:
-			c = append(c, "not run", "", "", "", "", "")
+			c.set(colNs, "not run")
 		default:
 			cold := "-"
 			if r.ColdAllocs != nil {
@@ -253,21 +320,29 @@ func tableCells(rep *report) (head []string, cells [][]string, notes []string) {
 			if r.Variant == string(workloads.Naive) {
 				speed = "base"
 			}
-			c = append(c, fmtNs(r.NsPerOp), fmt.Sprintf("%.0f%%", r.NsSpreadPct), fmtAllocs(r.AllocsPerOp),
-				cold, strconv.FormatFloat(r.BytesPerOp, 'f', 0, 64), speed)
+			c.set(colNs, fmtNs(r.NsPerOp))
+			c.set(colSpread, fmt.Sprintf("%.0f%%", r.NsSpreadPct))
+			c.set(colAllocs, fmtAllocs(r.AllocsPerOp))
+			c.set(colCold, cold)
+			c.set(colBytes, strconv.FormatFloat(r.BytesPerOp, 'f', 0, 64))
+			c.set(colSpeedup, speed)
 		}
 		if p := r.Published; p != nil {
 			ps := fmtSpeed(p.Speedup)
 			if r.Variant == string(workloads.Naive) {
 				ps = "base"
 			}
-			c = append(c, fmtNs(p.NsPerOp), fmtAllocs(p.AllocsPerOp), ps)
+			c.set(colPubNs, fmtNs(p.NsPerOp))
+			c.set(colPubAllocs, fmtAllocs(p.AllocsPerOp))
+			c.set(colPubSpeedup, ps)
 		} else {
-			c = append(c, "-", "-", "-")
+			c.set(colPubNs, "-")
+			c.set(colPubAllocs, "-")
+			c.set(colPubSpeedup, "-")
 		}
-		cells = append(cells, c)
+		lines = append(lines, c)
 	}
-	return head, cells, notes
+	return head, lines, notes
 }
 
 func writeTable(w io.Writer, rep *report, markdown bool) error {
@@ -285,20 +360,18 @@ func writeTable(w io.Writer, rep *report, markdown bool) error {
 		fmt.Fprintln(bw, "INTERRUPTED: the table shows the runs completed so far.")
 		fmt.Fprintln(bw)
 	}
-	head, cells, notes := tableCells(rep)
-	// Numeric columns are right-aligned.
-	right := []bool{false, false, true, true, true, true, true, true, true, true, true, true}
+	head, lines, notes := tableCells(rep)
 	if markdown {
 		bw.WriteString("| " + strings.Join(head, " | ") + " |\n|")
-		for i := range head {
-			if right[i] {
-				bw.WriteString("---:|")
-			} else {
+		for _, col := range tableColumns {
+			if col.text {
 				bw.WriteString("---|")
+			} else {
+				bw.WriteString("---:|")
 			}
 		}
 		bw.WriteString("\n")
-		for _, c := range cells {
+		for _, c := range lines {
 			bw.WriteString("| " + strings.Join(c, " | ") + " |\n")
 		}
 	} else {
@@ -306,7 +379,7 @@ func writeTable(w io.Writer, rep *report, markdown bool) error {
 		for i, h := range head {
 			width[i] = len(h)
 		}
-		for _, c := range cells {
+		for _, c := range lines {
 			for i, s := range c {
 				width[i] = max(width[i], len([]rune(s)))
 			}
@@ -314,24 +387,25 @@ func writeTable(w io.Writer, rep *report, markdown bool) error {
 		line := func(c []string) {
 			var sb strings.Builder
 			for i, s := range c {
+				col := tableColumns[i]
 				if i > 0 {
 					sb.WriteString("  ")
 				}
-				if i == 9 {
+				if col.pub && !tableColumns[i-1].pub {
 					sb.WriteString("| ")
 				}
 				pad := strings.Repeat(" ", width[i]-len([]rune(s)))
-				if right[i] {
-					sb.WriteString(pad + s)
-				} else {
+				if col.text {
 					sb.WriteString(s + pad)
+				} else {
+					sb.WriteString(pad + s)
 				}
 			}
 			bw.WriteString(strings.TrimRight(sb.String(), " ") + "\n")
 		}
 		line(head)
 		prev := ""
-		for i, c := range cells {
+		for i, c := range lines {
 			if g := rep.Rows[i].Workload + strconv.Itoa(rep.Rows[i].Procs); g != prev && i > 0 {
 				bw.WriteString("\n")
 			}
@@ -394,26 +468,38 @@ func sources(rep *report) []string {
 	return out
 }
 
+// csvColumns are the columns of -format csv, in order.
+var csvColumns = []string{"workload", "variant", "name", "procs", "runs", "ns_per_op", "ns_spread_pct", "allocs_per_op",
+	"bytes_per_op", "cold_allocs", "speedup", "want_allocs", "pub_ns_per_op", "pub_allocs_per_op", "pub_speedup",
+	"pub_source", "footnote", "error"}
+
 func writeCSV(w io.Writer, rep *report) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"workload", "variant", "name", "procs", "runs", "ns_per_op", "ns_spread_pct", "allocs_per_op",
-		"bytes_per_op", "cold_allocs", "speedup", "want_allocs", "pub_ns_per_op", "pub_allocs_per_op", "pub_speedup",
-		"pub_source", "footnote", "error"})
+	cw.Write(csvColumns)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, r := range rep.Rows {
-		rec := []string{r.Workload, r.Variant, r.Name, strconv.Itoa(r.Procs), strconv.Itoa(r.Runs),
-			f(r.NsPerOp), f(r.NsSpreadPct), f(r.AllocsPerOp), f(r.BytesPerOp), "", f(r.Speedup), "", "", "", "", "",
-			r.Footnote, r.Error}
+		rec := map[string]string{
+			"workload": r.Workload, "variant": r.Variant, "name": r.Name,
+			"procs": strconv.Itoa(r.Procs), "runs": strconv.Itoa(r.Runs),
+			"ns_per_op": f(r.NsPerOp), "ns_spread_pct": f(r.NsSpreadPct),
+			"allocs_per_op": f(r.AllocsPerOp), "bytes_per_op": f(r.BytesPerOp), "speedup": f(r.Speedup),
+			"footnote": r.Footnote, "error": r.Error,
+		}
 		if r.ColdAllocs != nil {
-			rec[9] = strconv.FormatUint(*r.ColdAllocs, 10)
+			rec["cold_allocs"] = strconv.FormatUint(*r.ColdAllocs, 10)
 		}
 		if r.WantAllocs != nil {
-			rec[11] = f(*r.WantAllocs)
+			rec["want_allocs"] = f(*r.WantAllocs)
 		}
 		if p := r.Published; p != nil {
-			rec[12], rec[13], rec[14], rec[15] = f(p.NsPerOp), f(p.AllocsPerOp), f(p.Speedup), p.Source
+			rec["pub_ns_per_op"], rec["pub_allocs_per_op"], rec["pub_speedup"], rec["pub_source"] =
+				f(p.NsPerOp), f(p.AllocsPerOp), f(p.Speedup), p.Source
 		}
-		cw.Write(rec)
+		line := make([]string, len(csvColumns))
+		for i, col := range csvColumns {
+			line[i] = rec[col]
+		}
+		cw.Write(line)
 	}
 	cw.Flush()
 	return cw.Error()

@@ -14,10 +14,6 @@ import (
 	"github.com/poolkit/poolkit/poolvet"
 )
 
-func init() {
-	commands = append(commands, command{"vet", "report sync.Pool and poolkit pool misuse (the poolvet analyzers)", runVet})
-}
-
 // runVet runs poolvet's analyzers over the packages, as cmd/poolvet does,
 // and exits 3 when they report something, as analysis drivers do.
 func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {

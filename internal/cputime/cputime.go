@@ -18,14 +18,14 @@ type Meter struct {
 
 // Start reads the process's CPU time.
 func Start() Meter {
-	t, ok := process()
+	t, ok := Process()
 	return Meter{t, ok}
 }
 
 // Report reports the CPU time used since Start, divided by b.N, as
 // cpu-ns/op. It reports nothing where the platform cannot tell.
 func (m Meter) Report(b *testing.B) {
-	if end, ok := process(); m.ok && ok && b.N > 0 {
+	if end, ok := Process(); m.ok && ok && b.N > 0 {
 		b.ReportMetric(float64(end-m.start)/float64(b.N), "cpu-ns/op")
 	}
 }

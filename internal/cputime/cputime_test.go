@@ -19,7 +19,7 @@ func TestProcessAdvancesWithWork(t *testing.T) {
 	for time.Now().Before(deadline) {
 		x++
 	}
-	end, ok := process()
+	end, ok := Process()
 	if !ok || end <= m.start {
 		t.Fatalf("CPU time did not advance over 50 ms of busy work: start %v, end %v (x=%d)", m.start, end, x)
 	}

@@ -4,5 +4,5 @@ package cputime
 
 import "time"
 
-// process cannot tell the CPU time on this platform.
-func process() (time.Duration, bool) { return 0, false }
+// Process cannot tell the CPU time on this platform: it returns false.
+func Process() (time.Duration, bool) { return 0, false }

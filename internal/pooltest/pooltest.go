@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/race"
 )
 
@@ -34,6 +36,53 @@ func SkipIfRace(t testing.TB) {
 	if race.Enabled {
 		t.Skip("sync.Pool drops Puts at random under -race")
 	}
+	SkipIfChecked(t)
+}
+
+// SkipIfChecked skips the same tests in checked mode (-tags poolkitcheck):
+// its pools hold every Put value back in a quarantine before handing it
+// out again, and its bookkeeping allocates.
+func SkipIfChecked(t testing.TB) {
+	t.Helper()
+	if check.Enabled {
+		t.Skip("checked mode (-tags poolkitcheck) holds values Put in a quarantine and allocates")
+	}
+}
+
+// WantAllocs measures in rounds of wantAllocsRuns calls, at most
+// wantAllocsRounds of them.
+const (
+	wantAllocsRuns   = 1000
+	wantAllocsRounds = 5
+)
+
+// WantAllocs fails the test unless f makes want heap allocations per call,
+// counted exactly: allocs.PerRun's fractional mean over 1000 calls, where
+// testing.AllocsPerRun would truncate 0.1 to 0. An allocation made once,
+// not per call, such as the runtime growing a call site's type-assertion
+// cache (done at random, on about one call in 1024 until it is cached),
+// would show as a fraction in one round of 1000 calls, so WantAllocs takes
+// the smallest count of up to five rounds: other allocations only add to a
+// count, and one that f makes in steady state shows in every round.
+//
+// It skips the test where counts mean nothing (SkipIfRace) and pins the
+// garbage collector and GOMAXPROCS for the rest of the test (PinGC), so no
+// collection empties the pools f uses. It reports whether the count was
+// want, for callers that add context to a failure.
+func WantAllocs(t testing.TB, want float64, f func()) bool {
+	t.Helper()
+	SkipIfRace(t)
+	PinGC(t)
+	got := allocs.PerRun(wantAllocsRuns, f)
+	for round := 1; round < wantAllocsRounds && got != want; round++ {
+		got = min(got, allocs.PerRun(wantAllocsRuns, f))
+	}
+	if got != want {
+		t.Errorf("%v allocations per call (the least of %d rounds of %d calls), want %v",
+			got, wantAllocsRounds, wantAllocsRuns, want)
+		return false
+	}
+	return true
 }
 
 // Stress runs n goroutines, numbered 1 to n, for iters rounds each. In

@@ -1,8 +1,10 @@
 package pooltest
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +26,74 @@ func TestPinGCRestores(t *testing.T) {
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GC percent = %d after the test, want 100 restored", got)
+	}
+}
+
+// recorder is a testing.TB that keeps the failures reported to it, so a
+// test can check that a helper fails; everything else goes to the real test.
+type recorder struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+var sink *int
+
+func TestWantAllocs(t *testing.T) {
+	SkipIfRace(t)
+	calls := 0
+	oneInTen := func() {
+		calls++
+		if calls%10 == 0 {
+			sink = new(int)
+		}
+	}
+	tests := []struct {
+		name    string
+		want    float64
+		f       func()
+		wantErr string
+	}{
+		{"none", 0, func() {}, ""},
+		{"one", 1, func() { sink = new(int) }, ""},
+		{"one, want none", 0, func() { sink = new(int) }, "1 allocations per call (the least of 5 rounds of 1000 calls), want 0"},
+		// testing.AllocsPerRun would report 0 here.
+		{"one in ten, want none", 0, oneInTen, "0.1 allocations per call (the least of 5 rounds of 1000 calls), want 0"},
+		{"one in ten", 0.1, oneInTen, ""},
+		// An allocation made once, in the first round, is not per call.
+		{"once", 0, func() {
+			calls++
+			if calls == 500 {
+				sink = new(int)
+			}
+		}, ""},
+		{"one in ten, and once", 0.1, func() {
+			oneInTen()
+			if calls == 500 {
+				sink = new(int)
+			}
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls = 0
+			r := &recorder{TB: t}
+			ok := WantAllocs(r, tt.want, tt.f)
+			var got string
+			if len(r.errors) > 0 {
+				got = strings.Join(r.errors, "; ")
+			}
+			if got != tt.wantErr || ok != (tt.wantErr == "") {
+				t.Errorf("WantAllocs = %v, failures %q; want %v, %q", ok, got, tt.wantErr == "", tt.wantErr)
+			}
+			if got := runtime.GOMAXPROCS(0); got != 1 {
+				t.Errorf("GOMAXPROCS = %d after WantAllocs, want 1 until the test ends", got)
+			}
+		})
 	}
 }

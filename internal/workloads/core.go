@@ -169,7 +169,8 @@ func sliceTrap1() error {
 	arr := slicePoolValue.Get().([]int)[:0]
 	arr = append(arr, 42)
 	err := consumeInts(arr)
-	slicePoolValue.Put(arr) //nolint:staticcheck // SA6002: the trap the article measures
+	//lint:ignore SA6002 the boxing allocation is the trap the article measures
+	slicePoolValue.Put(arr)
 	return err
 }
 
@@ -247,7 +248,7 @@ func sliceKit2() error {
 	return err
 }
 
-func init() {
+func registerCore() {
 	registerReplicate(5,
 		&Figure{NsPerOp: 76.7, AllocsPerOp: 1, Source: srcReplicate + "; summary table, BenchmarkReplicateStrNTimes"},
 		&Figure{NsPerOp: 30.6, AllocsPerOp: 0, Source: srcReplicate + "; summary table, BenchmarkReplicateStrNTimesWithPool"},

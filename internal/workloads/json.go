@@ -38,14 +38,10 @@ var (
 )
 
 var (
-	encResult string
-	decResult jsonData
-
 	consumeEncoded = func(s string) error {
 		if s != sData {
 			return fmt.Errorf("json encode: got %s, want %s", s, sData)
 		}
-		encResult = s
 		return nil
 	}
 	consumeDecoded = func(d jsonData) error {
@@ -57,7 +53,6 @@ var (
 				return fmt.Errorf("json decode: got %+v, want %+v", d, jData)
 			}
 		}
-		decResult = d
 		return nil
 	}
 )
@@ -204,12 +199,10 @@ var studentJSON = func() []byte {
 }()
 
 var (
-	studentResult  student
 	consumeStudent = func(s *student) error {
 		if s.Name != "Geektutu" || s.Age != 25 {
 			return fmt.Errorf("json unmarshal: got Name %q Age %d, want Geektutu 25", s.Name, s.Age)
 		}
-		studentResult = *s
 		return nil
 	}
 )
@@ -253,7 +246,7 @@ const studentSeedNote = "As published but for error checks. The pooled Student i
 const studentKitNote = "The one allocation is the Name string; json.Unmarshal's four allocations of decoder " +
 	"state are gone (jsonpool reuses a pooled json.Decoder). The time is the 1024-number array either way."
 
-func init() {
+func registerJSON() {
 	w := "json encode stream"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,

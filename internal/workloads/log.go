@@ -95,7 +95,7 @@ func logKit(w io.Writer, key, val string) error {
 	return l.End(w)
 }
 
-func init() {
+func registerLog() {
 	for _, par := range []bool{false, true} {
 		w := "log line"
 		if par {

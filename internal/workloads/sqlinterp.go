@@ -214,7 +214,7 @@ func seedEscape[S string | []byte](buf []byte, v S) []byte {
 // one per connection.
 var interpDst []byte
 
-func init() {
+func registerSQLInterp() {
 	const w = "interpolate"
 	naive := func() error {
 		s, err := InterpolateNaive(InterpolateQuery, InterpolateArgs)

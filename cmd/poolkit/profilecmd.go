@@ -1,0 +1,586 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/poolkit/poolkit/internal/memprof"
+)
+
+// poolkit allocs -profile reads the memory profile of a running service,
+// from a file or from its net/http/pprof endpoint, and lists the sites
+// that allocate most per second, with the first frame in the user's code
+// and the poolkit package that removes the allocation where one applies.
+
+type profileConfig struct {
+	source     string
+	seconds    int
+	secondsSet bool
+	top        int
+	format     string
+	save       string
+	user       memprof.UserCode
+}
+
+// maxProfileSize bounds what poolkit reads from a URL or a file: a
+// service's memory profile is kilobytes to a few megabytes.
+const maxProfileSize = 256 << 20
+
+// defaultProfileTop is -top's default with -profile.
+const defaultProfileTop = 15
+
+// hasProfileFlag reports whether args, before any "--", hold -profile.
+func hasProfileFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "-profile" || a == "--profile" || strings.HasPrefix(a, "-profile=") || strings.HasPrefix(a, "--profile=") {
+			return true
+		}
+	}
+	return false
+}
+
+func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) {
+	fs := flag.NewFlagSet("poolkit allocs -profile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	source := fs.String("profile", "", "read the memory profile at `source`: a pprof file (gzipped or not) or the http(s) URL of a net/http/pprof allocs or heap endpoint")
+	seconds := fs.Int("seconds", 10, "for a URL, take a delta profile over `n` seconds; for a file that records no duration, the span it covers")
+	top := fs.Int("top", defaultProfileTop, "show the `n` sites that allocate most; 0 shows all")
+	format := fs.String("format", "text", "output `format`: text or json")
+	save := fs.String("save", "", "also write the profile fetched from a URL to `file`, to read again later with -profile")
+	user := fs.String("user", "", "comma-separated package path `prefixes` that are your code (\"main\" for package main); "+
+		"default: everything but the runtime, the standard library and well-known third-party modules")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: poolkit allocs -profile source [-seconds n] [-top n] [-format text|json] [-save file] [-user prefixes]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Lists the allocation sites of a running service, by allocations per second, with the first frame")
+		fmt.Fprintln(stderr, "in your code and the poolkit package that removes the allocation where one applies.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("-profile takes no packages, got %q", fs.Args())
+	}
+	cfg := &profileConfig{source: *source, seconds: *seconds, top: *top, format: *format, save: *save}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seconds" {
+			cfg.secondsSet = true
+		}
+	})
+	switch {
+	case cfg.source == "":
+		return nil, errors.New("-profile needs a file or a URL")
+	case cfg.seconds < 1:
+		return nil, fmt.Errorf("-seconds must be at least 1, got %d", cfg.seconds)
+	case cfg.top < 0:
+		return nil, fmt.Errorf("-top must not be negative, got %d", cfg.top)
+	case cfg.format != "text" && cfg.format != "json":
+		return nil, fmt.Errorf("-format must be text or json, got %q", cfg.format)
+	}
+	if *user != "" {
+		for _, p := range strings.Split(*user, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				cfg.user.Prefixes = append(cfg.user.Prefixes, p)
+			}
+		}
+	}
+	return cfg, nil
+}
+
+func runAllocsProfile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseProfileFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
+		return 2
+	}
+	rep, err := readProfileReport(ctx, cfg, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
+		return 1
+	}
+	bw := bufio.NewWriter(stdout)
+	if cfg.format == "json" {
+		enc := json.NewEncoder(bw)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep.json(cfg.top))
+	} else {
+		rep.writeText(bw, cfg.top)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "poolkit allocs: writing the report: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// profileReport is what -profile found.
+type profileReport struct {
+	source   string
+	duration time.Duration // 0: the figures are totals
+	durFrom  string        // where the duration comes from
+	rate     int64
+	sites    []memprof.Site
+	pprofOwn int64 // allocations of the pprof endpoint serving the profile, left out
+}
+
+// dropPprof removes the allocations net/http/pprof made while serving
+// the profile: the measurement, not the service. It returns how many
+// objects it removed.
+func dropPprof(prof *memprof.Profile) int64 {
+	var dropped int64
+	kept := prof.Samples[:0]
+	for _, s := range prof.Samples {
+		own := false
+		for _, f := range s.Stack {
+			if memprof.FuncPackage(f.Func) == "net/http/pprof" {
+				own = true
+				break
+			}
+		}
+		if own {
+			dropped += s.Objects
+			continue
+		}
+		kept = append(kept, s)
+	}
+	prof.Samples = kept
+	return dropped
+}
+
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writer) (*profileReport, error) {
+	var data []byte
+	source := cfg.source
+	if isURL(cfg.source) {
+		u, err := profileURL(cfg.source, cfg.seconds)
+		if err != nil {
+			return nil, err
+		}
+		source = u
+		data, err = fetchProfile(ctx, u, cfg.seconds, progress)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.save != "" {
+			if err := os.WriteFile(cfg.save, data, 0o644); err != nil {
+				return nil, fmt.Errorf("-save: %v", err)
+			}
+		}
+	} else {
+		if cfg.save != "" {
+			return nil, errors.New("-save applies to a URL; the profile is already in a file")
+		}
+		f, err := os.Open(cfg.source)
+		if err != nil {
+			return nil, fmt.Errorf("reading the profile: %v", err)
+		}
+		data, err = io.ReadAll(io.LimitReader(f, maxProfileSize+1))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %v", cfg.source, err)
+		}
+		if len(data) > maxProfileSize {
+			return nil, fmt.Errorf("%s is larger than %d MiB: not a memory profile", cfg.source, maxProfileSize>>20)
+		}
+	}
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%s is empty: no profile in it", source)
+	}
+	prof, err := memprof.Parse(bytes.NewReader(data))
+	switch {
+	case errors.Is(err, memprof.ErrNotProfile):
+		hint := "give a file written by pprof (go test -memprofile, pprof.WriteHeapProfile, curl of /debug/pprof/allocs)"
+		if isURL(cfg.source) {
+			hint = "point -profile at a net/http/pprof allocs or heap endpoint, such as http://host:port/debug/pprof/allocs"
+		}
+		return nil, fmt.Errorf("%s is not a pprof profile (%v): %s", source, err, hint)
+	case errors.Is(err, memprof.ErrNotMemory):
+		return nil, fmt.Errorf("%s: %v: poolkit allocs needs a memory profile, from /debug/pprof/allocs or /debug/pprof/heap, "+
+			"go test -memprofile or pprof.WriteHeapProfile", source, err)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %v", source, err)
+	}
+	rep := &profileReport{source: source, rate: prof.Rate}
+	switch {
+	case prof.Duration > 0:
+		rep.duration = prof.Duration
+		rep.durFrom = "a delta profile"
+	case isURL(cfg.source):
+		// A server too old to take deltas would have failed above with
+		// a profile of totals; if it sent one anyway, the span asked
+		// for is the best knowledge of the duration.
+		rep.duration = time.Duration(cfg.seconds) * time.Second
+		rep.durFrom = "the -seconds asked for"
+	case cfg.secondsSet:
+		rep.duration = time.Duration(cfg.seconds) * time.Second
+		rep.durFrom = "-seconds; the profile records no duration"
+	}
+	rep.pprofOwn = dropPprof(prof)
+	if prof.Empty() && rep.pprofOwn == 0 {
+		over := "since the process started"
+		if rep.duration > 0 {
+			over = "over " + rep.duration.String()
+		}
+		if prof.Rate == 0 && !isURL(cfg.source) {
+			return nil, fmt.Errorf("%s is an empty memory profile: no allocation was sampled %s", source, over)
+		}
+		return nil, fmt.Errorf("%s is an empty memory profile: no allocation was sampled %s "+
+			"(one sample per %s allocated on average): make the service busy, take a longer -seconds, or sample finer with runtime.MemProfileRate",
+			source, over, fmtSize(float64(prof.Rate)))
+	}
+	rep.sites = prof.Sites(cfg.user, newSourceLines().line)
+	if len(rep.sites) == 0 {
+		return nil, fmt.Errorf("%s: every allocation sampled was the pprof endpoint's own, serving the profile: "+
+			"the service allocated too little to be sampled (one sample per %s)", source, fmtSize(float64(prof.Rate)))
+	}
+	return rep, nil
+}
+
+// profileURL returns the URL of the delta profile over seconds: the
+// allocs endpoint when u names only the server or /debug/pprof/.
+func profileURL(raw string, seconds int) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("-profile: %v", err)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("-profile: %q has no host", raw)
+	}
+	switch strings.TrimSuffix(u.Path, "/") {
+	case "", "/debug/pprof":
+		u.Path = "/debug/pprof/allocs"
+	}
+	q := u.Query()
+	q.Set("seconds", strconv.Itoa(seconds))
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// fetchProfile asks the endpoint for a delta profile over seconds,
+// showing a progress line on progress while the server waits.
+func fetchProfile(ctx context.Context, u string, seconds int, progress io.Writer) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(seconds)*time.Second+time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("-profile: %v", err)
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go showProgress(progress, u, seconds, done, stopped)
+	resp, err := http.DefaultClient.Do(req)
+	var data []byte
+	if err == nil {
+		data, err = io.ReadAll(io.LimitReader(resp.Body, maxProfileSize+1))
+		resp.Body.Close()
+	}
+	close(done)
+	<-stopped
+	if err != nil {
+		return nil, fmt.Errorf("cannot fetch a profile from %s: %v (is the service running, and does it serve net/http/pprof there?)", u, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg := strings.TrimSpace(string(data))
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		return nil, fmt.Errorf("%s answered %s: %s", u, resp.Status, msg)
+	}
+	if len(data) > maxProfileSize {
+		return nil, fmt.Errorf("%s sent more than %d MiB: not a memory profile", u, maxProfileSize>>20)
+	}
+	return data, nil
+}
+
+// showProgress prints a line while the server collects the delta: on a
+// terminal it counts the seconds in place, elsewhere it prints the start
+// and the end.
+func showProgress(w io.Writer, u string, seconds int, done <-chan struct{}, stopped chan<- struct{}) {
+	defer close(stopped)
+	start := time.Now()
+	msg := fmt.Sprintf("poolkit allocs: sampling allocations at %s for %ds", u, seconds)
+	tty := writerIsTerminal(w)
+	if !tty {
+		fmt.Fprintln(w, msg+" ...")
+	}
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		if tty {
+			fmt.Fprintf(w, "\r%s: %ds", msg, int(time.Since(start).Seconds()))
+		}
+		select {
+		case <-done:
+			if tty {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "poolkit allocs: profile received after %.1fs\n", time.Since(start).Seconds())
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func writerIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// sourceLines reads lines of the files a profile names, when they are at
+// hand, for the rules that look at the code.
+type sourceLines map[string][]string
+
+func newSourceLines() sourceLines { return sourceLines{} }
+
+func (s sourceLines) line(file string, n int64) (string, bool) {
+	lines, ok := s[file]
+	if !ok {
+		lines = readLines(file)
+		if lines == nil && !filepath.IsAbs(file) {
+			// A binary built with -trimpath names its files by import
+			// path ("example.com/svc/api/handler.go"): try the path's
+			// tails under the working directory, a bare file name only
+			// when the working directory has the name of its package's
+			// directory, so that a main.go here is not taken for another.
+			parts := strings.Split(filepath.ToSlash(file), "/")
+			wd, _ := os.Getwd()
+			for i := 1; i < len(parts) && lines == nil; i++ {
+				if i == len(parts)-1 && filepath.Base(wd) != parts[i-1] {
+					break
+				}
+				lines = readLines(filepath.FromSlash(strings.Join(parts[i:], "/")))
+			}
+		}
+		s[file] = lines
+	}
+	if n < 1 || n > int64(len(lines)) {
+		return "", false
+	}
+	return lines[n-1], true
+}
+
+// readLines returns the lines of a regular file of a source file's size,
+// nil if there is none.
+func readLines(file string) []string {
+	fi, err := os.Stat(file)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 8<<20 {
+		return nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	return strings.Split(string(b), "\n")
+}
+
+// shortPath shows a standard-library file as $GOROOT/src/… (the
+// service's GOROOT, whatever it was) and one under the working directory
+// relative to it.
+func shortPath(fn, file string) string {
+	if pkg := memprof.FuncPackage(fn); memprof.IsStd(pkg) {
+		if i := strings.LastIndex(file, "/src/"+pkg+"/"); i >= 0 {
+			return "$GOROOT" + file[i:]
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return file
+}
+
+func (r *profileReport) perSec(n int64) float64 {
+	if r.duration <= 0 {
+		return float64(n)
+	}
+	return float64(n) / r.duration.Seconds()
+}
+
+// samplingNote says how the profile was sampled and how to sample finer.
+func (r *profileReport) samplingNote() string {
+	if r.rate <= 0 {
+		return "Sampling: the profile does not record its sampling rate (runtime.MemProfileRate; Go's default samples one allocation\n" +
+			"per 512 KiB), and its figures are estimates scaled up from the samples."
+	}
+	s := fmt.Sprintf("Sampling: one allocation recorded per %s allocated, on average (runtime.MemProfileRate = %d), scaled up\n"+
+		"to estimates;", fmtSize(float64(r.rate)), r.rate)
+	if r.rate >= memprof.DefaultRate {
+		s += " small or rare sites may be missing. To sample finer, set runtime.MemProfileRate = 4096 (say)\n" +
+			"first thing in main, before the allocations you want to see: it costs some CPU on every allocation."
+	} else {
+		s += " finer than Go's default of 512 KiB."
+	}
+	return s
+}
+
+func (r *profileReport) writeText(w io.Writer, top int) {
+	var objs, byts int64
+	for _, s := range r.sites {
+		objs += s.Objects
+		byts += s.Bytes
+	}
+	unitA, unitB := "allocs/s", "bytes/s"
+	if r.duration > 0 {
+		fmt.Fprintf(w, "Allocations at %s over %.1fs (%s): %s allocs/s, %s/s in all.\n",
+			r.source, r.duration.Seconds(), r.durFrom, fmtCount(r.perSec(objs)), fmtSize(r.perSec(byts)))
+	} else {
+		unitA, unitB = "allocs", "bytes"
+		fmt.Fprintf(w, "Allocations in %s: %s allocs, %s in all, TOTALS since the process started: the profile records no\n"+
+			"duration, so there are no rates. For rates, fetch a delta with -profile URL -seconds N (or -save it),\n"+
+			"or pass -seconds with the span this profile covers.\n",
+			r.source, fmtCount(float64(objs)), fmtSize(float64(byts)))
+	}
+	fmt.Fprintln(w, r.samplingNote())
+	if r.pprofOwn > 0 {
+		fmt.Fprintf(w, "Left out: %s %s by the net/http/pprof handler itself while it served the profile.\n",
+			fmtCount(r.perSec(r.pprofOwn)), unitA)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%12s %12s  %s\n", unitA, unitB, "site: first frame in your code")
+	shown := r.sites
+	if top > 0 && len(shown) > top {
+		shown = shown[:top]
+	}
+	indent := strings.Repeat(" ", 27)
+	for _, s := range shown {
+		b := fmtSize(r.perSec(s.Bytes))
+		if r.duration > 0 {
+			b += "/s"
+		}
+		where := fmt.Sprintf("%s  %s:%d", s.User.Func, shortPath(s.User.Func, s.User.File), s.User.Line)
+		if len(s.OtherLines) > 0 {
+			lines := make([]string, len(s.OtherLines))
+			for i, l := range s.OtherLines {
+				lines[i] = strconv.FormatInt(l, 10)
+			}
+			where += " (and " + strings.Join(lines, ", ") + ")"
+		}
+		if !s.IsUser {
+			where += "  (no frame in your code; outermost frame shown)"
+		}
+		fmt.Fprintf(w, "%12s %12s  %s\n", fmtCount(r.perSec(s.Objects)), b, where)
+		in := s.AllocIn
+		if len(s.AlsoIn) > 0 {
+			in += " (also " + strings.Join(s.AlsoIn[:min(len(s.AlsoIn), 3)], ", ")
+			if len(s.AlsoIn) > 3 {
+				in += ", …"
+			}
+			in += ")"
+		}
+		fmt.Fprintf(w, "%sallocated in %s\n", indent, in)
+		fmt.Fprintf(w, "%sadvice: %s\n", indent, s.Advice.Text)
+	}
+	if rest := r.sites[len(shown):]; len(rest) > 0 {
+		var a, by int64
+		for _, s := range rest {
+			a += s.Objects
+			by += s.Bytes
+		}
+		b := fmtSize(r.perSec(by))
+		if r.duration > 0 {
+			b += "/s"
+		}
+		fmt.Fprintf(w, "%12s %12s  (%d more sites; -top 0 shows all)\n", fmtCount(r.perSec(a)), b, len(rest))
+	}
+}
+
+// profileJSON is -format json's output.
+type profileJSON struct {
+	Source string `json:"source"`
+	// DurationSeconds is the span the rates are over; 0 when the profile
+	// holds totals, and then the per-second fields are null.
+	DurationSeconds float64    `json:"duration_seconds"`
+	Totals          bool       `json:"totals"`
+	SampleRate      int64      `json:"sample_rate_bytes"` // runtime.MemProfileRate, 0 if unknown
+	Sites           []siteJSON `json:"sites"`
+}
+
+type siteJSON struct {
+	Func         string   `json:"func"`
+	File         string   `json:"file"`
+	Line         int64    `json:"line"`
+	OtherLines   []int64  `json:"other_lines,omitempty"` // lines of the same function the same advice covers
+	UserCode     bool     `json:"user_code"`             // false: no frame in the user's code, the outermost is shown
+	AllocIn      string   `json:"alloc_in"`
+	AlsoIn       []string `json:"also_in,omitempty"`
+	AllocsPerSec *float64 `json:"allocs_per_sec"`
+	BytesPerSec  *float64 `json:"bytes_per_sec"`
+	Allocs       int64    `json:"allocs"` // estimated total over the profile
+	Bytes        int64    `json:"bytes"`
+	Advice       string   `json:"advice"`
+	Package      string   `json:"package"` // the poolkit package(s) the advice names, "" for no rule
+}
+
+func (r *profileReport) json(top int) profileJSON {
+	out := profileJSON{Source: r.source, DurationSeconds: r.duration.Seconds(), Totals: r.duration <= 0,
+		SampleRate: r.rate, Sites: []siteJSON{}}
+	shown := r.sites
+	if top > 0 && len(shown) > top {
+		shown = shown[:top]
+	}
+	for _, s := range shown {
+		js := siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, OtherLines: s.OtherLines, UserCode: s.IsUser,
+			AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, Allocs: s.Objects, Bytes: s.Bytes,
+			Advice: s.Advice.Text, Package: s.Advice.Package}
+		if r.duration > 0 {
+			a, b := r.perSec(s.Objects), r.perSec(s.Bytes)
+			js.AllocsPerSec, js.BytesPerSec = &a, &b
+		}
+		out.Sites = append(out.Sites, js)
+	}
+	return out
+}
+
+// fmtCount prints a count with thousands separators.
+func fmtCount(v float64) string {
+	s := strconv.FormatInt(int64(v+0.5), 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// fmtSize prints a byte count in B, KiB, MiB or GiB.
+func fmtSize(v float64) string {
+	switch {
+	case v >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", v/(1<<30))
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", v)
+}

@@ -1,0 +1,30 @@
+// Package goenv asks the go command on PATH where its Go installation is,
+// as runtime.GOROOT's deprecation note says to: the root a binary was built
+// with means nothing once the binary is copied to another machine, and a
+// test binary built by "go test" finds that go command first on its PATH.
+package goenv
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+// GOROOT returns the output of "go env GOROOT", asked once per process.
+// It fails if there is no go command on PATH or it prints no root.
+func GOROOT() (string, error) {
+	return goroot()
+}
+
+var goroot = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	root := strings.TrimSpace(string(out))
+	if root == "" {
+		return "", fmt.Errorf("go env GOROOT printed nothing")
+	}
+	return root, nil
+})

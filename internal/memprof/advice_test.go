@@ -1,0 +1,142 @@
+package memprof
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// stack builds a stack innermost first from "func file:line" strings.
+func stack(frames ...string) []Frame {
+	var out []Frame
+	for _, f := range frames {
+		fn, loc, _ := strings.Cut(f, " ")
+		file, line, _ := strings.Cut(loc, ":")
+		n, _ := strconv.ParseInt(line, 10, 64)
+		out = append(out, Frame{fn, file, n})
+	}
+	return out
+}
+
+// TestAdvice checks the rules on stacks as runtime/pprof writes them
+// (runtime frames at the top hidden), with source lines for the rules
+// that read them.
+func TestAdvice(t *testing.T) {
+	src := map[string]string{
+		"app.go:10": "\tp.Put(buf)",
+		"app.go:20": "\tout = append(out, x)",
+		"app.go:30": "\tv := &T{}",
+		"app.go:40": "\tq := \"SELECT * FROM t WHERE id = \" + id",
+		"app.go:50": "\tname := first + \" \" + last",
+		"app.go:60": "\tvar buf bytes.Buffer",
+		"app.go:70": "\tq := fmt.Sprintf(\"SELECT name FROM users WHERE id = %d\", id)",
+	}
+	lines := func(file string, n int64) (string, bool) {
+		l, ok := src[file+":"+strconv.FormatInt(n, 10)]
+		return l, ok
+	}
+	for _, c := range []struct {
+		name    string
+		stack   []Frame
+		size    int64
+		src     bool
+		pkg     string
+		allocIn string
+	}{
+		{"gzip reader", stack("compress/flate.NewReader x:1", "compress/gzip.(*Reader).Reset x:2", "compress/gzip.NewReader x:3", "main.h app.go:1"), 64, true, "gzpool", "compress/flate.NewReader"},
+		{"klauspost writer", stack("github.com/klauspost/compress/flate.NewWriter x:1", "main.h app.go:1"), 64, true, "gzpool", "github.com/klauspost/compress/flate.NewWriter"},
+		{"json encoder", stack("encoding/json.(*Encoder).Encode x:1", "main.h app.go:1"), 64, true, "jsonpool", "encoding/json.(*Encoder).Encode"},
+		{"log.Printf", stack("fmt.Sprintf x:1", "log.Printf x:2", "main.h app.go:1"), 64, true, "logfmt", "fmt.Sprintf"},
+		{"time.Format", stack("time.Time.Format x:1", "main.h app.go:1"), 32, true, "logfmt or bytebuf", "time.Time.Format"},
+		{"strings.Builder", stack("strings.(*Builder).grow x:1", "strings.(*Builder).WriteString x:2", "main.h app.go:1"), 64, true, "bytebuf", "strings.(*Builder).grow"},
+		{"put box", stack("main.h app.go:10"), 24, true, "slicepool or pool", "main.h"},
+		{"put box, no source", stack("main.h other.go:10"), 24, false, "slicepool or pool", "main.h"},
+		{"append", stack("main.h app.go:20"), 128, true, "slicepool", "main.h"},
+		{"new object", stack("main.h app.go:30"), 48, true, "", "main.h"},
+		{"concat query", stack("main.h app.go:40"), 48, true, "sqlinterp", "main.h"},
+		{"concat", stack("main.h app.go:50"), 48, true, "bytebuf", "main.h"},
+		{"buffer per call", stack("main.h app.go:60"), 48, true, "bytebuf", "main.h"},
+		{"query by Sprintf", stack("fmt.Sprintf x:1", "main.h app.go:70"), 48, true, "sqlinterp", "fmt.Sprintf"},
+		{"Sprintf", stack("fmt.Sprintf x:1", "main.h app.go:1"), 48, true, "logfmt or bytebuf", "fmt.Sprintf"},
+		{"inside poolkit", stack("github.com/poolkit/poolkit/bytebuf.(*Pool).Get x:1", "main.h app.go:1"), 64, true, "", "github.com/poolkit/poolkit/bytebuf.(*Pool).Get"},
+		{"third party in between", stack("bytes.growSlice x:1", "github.com/gin-gonic/gin.(*Context).Render x:2", "main.h app.go:1"), 64, true, "bytebuf", "bytes.growSlice"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &Profile{Samples: []Sample{{Stack: c.stack, Objects: 1000, Bytes: 1000 * c.size}}}
+			var f func(string, int64) (string, bool)
+			if c.src {
+				f = lines
+			}
+			sites := p.Sites(UserCode{}, f)
+			if len(sites) != 1 {
+				t.Fatalf("%d sites", len(sites))
+			}
+			s := sites[0]
+			if s.Advice.Package != c.pkg || s.AllocIn != c.allocIn || s.User.Func != "main.h" || !s.IsUser {
+				t.Errorf("package %q (want %q), alloc in %q (want %q), user %v %v; advice %q",
+					s.Advice.Package, c.pkg, s.AllocIn, c.allocIn, s.User, s.IsUser, s.Advice.Text)
+			}
+			if c.pkg == "" && !strings.HasPrefix(s.Advice.Text, "no rule") {
+				t.Errorf("advice %q does not say no rule", s.Advice.Text)
+			}
+		})
+	}
+}
+
+// TestSitesGroupByUserLine checks that allocations under one line of the
+// user's code make one site, named for the function that allocated most,
+// and that stacks with no user frame keep their outermost frame.
+func TestSitesGroupByUserLine(t *testing.T) {
+	p := &Profile{Samples: []Sample{
+		{Stack: stack("compress/flate.NewWriter x:1", "compress/gzip.(*Writer).Write x:2", "main.h app.go:5", "main.main app.go:9"), Objects: 300, Bytes: 300 << 20},
+		{Stack: stack("compress/gzip.NewWriterLevel x:3", "main.h app.go:5", "main.main app.go:9"), Objects: 100, Bytes: 100 << 7},
+		{Stack: stack("net/http.(*conn).readRequest x:4", "net/http.(*conn).serve x:5"), Objects: 700, Bytes: 700 << 6},
+	}}
+	sites := p.Sites(UserCode{}, nil)
+	if len(sites) != 2 {
+		t.Fatalf("%d sites: %+v", len(sites), sites)
+	}
+	if s := sites[0]; s.IsUser || s.User.Func != "net/http.(*conn).serve" || s.Objects != 700 || s.Advice.Package != "" {
+		t.Errorf("first site %+v", s)
+	}
+	s := sites[1]
+	if s.User != (Frame{"main.h", "app.go", 5}) || s.Objects != 400 || s.AllocIn != "compress/flate.NewWriter" ||
+		len(s.AlsoIn) != 1 || s.AlsoIn[0] != "compress/gzip.NewWriterLevel" || s.Advice.Package != "gzpool" {
+		t.Errorf("second site %+v", s)
+	}
+}
+
+// TestSitesMerge checks that lines of one function fixed by the same
+// advice make one site, and that other advice and other functions do not
+// join it.
+func TestSitesMerge(t *testing.T) {
+	p := &Profile{Samples: []Sample{
+		{Stack: stack("compress/gzip.NewWriterLevel x:1", "main.h app.go:5"), Objects: 100, Bytes: 100 << 7},
+		{Stack: stack("compress/flate.NewWriter x:2", "compress/gzip.(*Writer).Write x:3", "main.h app.go:6"), Objects: 300, Bytes: 300 << 20},
+		{Stack: stack("compress/flate.NewWriter x:2", "compress/gzip.(*Writer).Write x:3", "main.h app.go:8"), Objects: 50, Bytes: 50 << 20},
+		{Stack: stack("bytes.growSlice x:4", "main.h app.go:7"), Objects: 70, Bytes: 70 << 10},
+		{Stack: stack("compress/gzip.NewWriterLevel x:1", "main.g app.go:20"), Objects: 10, Bytes: 10 << 7},
+		{Stack: stack("sync.(*Pool).pinSlow x:5", "encoding/json.Marshal x:6", "main.g app.go:20"), Objects: 1, Bytes: 1 << 20},
+		{Stack: stack("main.f app.go:30"), Objects: 5, Bytes: 5 << 5},
+	}}
+	sites := p.Sites(UserCode{}, nil)
+	if len(sites) != 4 {
+		t.Fatalf("%d sites: %+v", len(sites), sites)
+	}
+	s := sites[0]
+	if s.User.Line != 6 || s.Objects != 450 || s.Advice.Package != "gzpool" ||
+		len(s.OtherLines) != 2 || s.OtherLines[0] != 5 || s.OtherLines[1] != 8 ||
+		s.AllocIn != "compress/flate.NewWriter" || len(s.AlsoIn) != 1 {
+		t.Errorf("merged site %+v", s)
+	}
+	if s := sites[1]; s.User.Line != 7 || s.Advice.Package != "bytebuf" || len(s.OtherLines) != 0 {
+		t.Errorf("second site %+v", s)
+	}
+	if s := sites[2]; s.User.Func != "main.g" || len(s.OtherLines) != 0 || s.AllocIn != "compress/gzip.NewWriterLevel" {
+		t.Errorf("third site %+v: sync.Pool's own array is not what allocates here", s)
+	}
+	if s := sites[3]; s.User.Func != "main.f" || s.AllocIn != "main.f" || s.Advice.Text != "no rule: the line itself allocates "+
+		"(a value moved to the heap, a closure, a conversion); go build -gcflags=-m says why" {
+		t.Errorf("fourth site %+v", s)
+	}
+}

@@ -1,0 +1,214 @@
+package jsonpool
+
+import (
+	"encoding/json"
+	"io"
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// Clear empties *v for reuse as a decode target while keeping the capacity
+// of its slices and maps, and returns v. After Clear no value of v's
+// previous use can be read through v: every field, element and entry that
+// held one is zero, deleted or beyond a length of 0. The rule, applied
+// from *v down:
+//
+//   - numbers, bools and strings become zero ("" for strings: a string's
+//     bytes cannot be reused);
+//   - pointers, interfaces, funcs and channels become nil: what they point
+//     to is dropped, not reused, so that a document that leaves the field
+//     out decodes to nil as it does into a fresh value;
+//   - a slice gets length 0 and keeps its backing array, every element of
+//     which, up to its capacity, is cleared by this same rule (so the
+//     elements' own slices and maps keep their capacity too), except that
+//     a slice of bytes ([]byte, json.RawMessage) becomes nil: encoding/json
+//     decodes base64 into a new slice anyway, and an empty json.RawMessage
+//     that is not nil would not marshal;
+//   - a map is emptied with clear, which keeps the room it had;
+//   - struct fields, exported or not, and array elements are cleared by
+//     this same rule.
+//
+// Clear allocates nothing, except once per type to plan the work. It
+// panics if v is nil.
+//
+// What differs from a fresh value: a slice or a map that the next document
+// leaves out stays empty but not nil (json.Marshal writes it as [] or {},
+// not null), and a copy of a cleared value shares its backing arrays and
+// maps with it, so a copy taken before Clear or before the next decode
+// into v does not keep its elements. Use Unmarshal with a pool made by
+// NewPool when copies must stay intact.
+func Clear[T any](v *T) *T {
+	if v == nil {
+		panic("jsonpool: Clear of a nil pointer")
+	}
+	clearAt(planOf(reflect.TypeFor[T]()), unsafe.Pointer(v))
+	return v
+}
+
+// UnmarshalReuse clears v with Clear, keeping the capacity of its slices
+// and maps, and decodes data into it as Unmarshal does: the same
+// validation of the whole input before anything is decoded, the same
+// value, and json.Unmarshal's error. On error v is cleared again, so that
+// nothing of a failed decode remains in it.
+//
+// Decoding into a cleared target, encoding/json appends a slice's elements
+// into its kept backing array, decodes into the cleared elements there
+// (whose own slices and maps have kept their room), and adds map entries to
+// the emptied maps; in steady state, once capacities have grown to the
+// largest document, a decode allocates only the new strings (one per
+// non-empty string value or map key without escapes), and, for each JSON
+// object decoded into a Go map, encoding/json v1's own holders: one for
+// the object's values and one per key. (Built with GOEXPERIMENT=jsonv2 the
+// counts are the v2 engine's.) The result equals
+// json.Unmarshal's into a fresh value, except that slices and maps the
+// document leaves out are empty rather than nil (see Clear).
+//
+// v is the caller's, for example a field of a per-request scratch value
+// taken from a pool.Pool whose reset is Clear (pool.WithReset(Clear[T])),
+// with a pool.WithKeep that drops values whose slices grew too large.
+func UnmarshalReuse[T any](v *T, data []byte) error {
+	Clear(v)
+	var err error
+	if len(data) <= maxDecodeRetained && isValid(data) {
+		err = decodeValid(data, v)
+	} else {
+		err = json.Unmarshal(data, v)
+	}
+	if err != nil {
+		Clear(v)
+	}
+	return err
+}
+
+// DecodeReuse reads r to the end into a pooled buffer, as Decode does, and
+// decodes what it read into v with UnmarshalReuse. A read error is returned
+// unchanged, with v cleared.
+func DecodeReuse[T any](v *T, r io.Reader) error {
+	buf := readBuffers.Get()
+	defer readBuffers.Put(buf)
+	var err error
+	if buf.B, err = readAll(buf.B[:0], r); err != nil {
+		Clear(v)
+		return err
+	}
+	return UnmarshalReuse(v, buf.B)
+}
+
+// plan is how Clear clears a value of one type.
+type plan struct {
+	typ  reflect.Type
+	kind uint8
+	// keep reports whether the type holds a slice or map, directly or in
+	// its fields or array elements, whose capacity Clear keeps. A type
+	// without one is simply zeroed.
+	keep   bool
+	fields []fieldPlan // kindStruct: the fields that keep something
+	elem   *plan       // kindArray, kindSlice: the element type's plan
+	n      int         // kindArray: the length
+	size   uintptr     // kindArray, kindSlice: the element size
+}
+
+type fieldPlan struct {
+	off  uintptr
+	plan *plan
+}
+
+const (
+	kindZero   uint8 = iota // zero the whole value
+	kindStruct              // zero the fields without keep, clear the others
+	kindArray               // clear each element
+	kindSlice               // clear elements up to cap, set len 0
+	kindMap                 // clear
+)
+
+// plans maps a reflect.Type to its *plan. Lookups with an interface key
+// that holds a pointer allocate nothing.
+var plans sync.Map
+
+func planOf(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	p := makePlan(t, map[reflect.Type]*plan{})
+	actual, _ := plans.LoadOrStore(t, p)
+	return actual.(*plan)
+}
+
+// makePlan builds t's plan. seen holds the plans being built, so that a
+// recursive type (type Node struct{ Kids []Node }) refers to its own plan.
+func makePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
+	if p, ok := seen[t]; ok {
+		return p
+	}
+	p := &plan{typ: t, kind: kindZero}
+	seen[t] = p
+	switch t.Kind() {
+	case reflect.Map:
+		p.kind, p.keep = kindMap, true
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			break // byte slices become nil: see Clear
+		}
+		p.kind, p.keep = kindSlice, true
+		p.elem, p.size = makePlan(t.Elem(), seen), t.Elem().Size()
+	case reflect.Array:
+		if e := makePlan(t.Elem(), seen); t.Len() > 0 && e.keep {
+			p.kind, p.keep = kindArray, true
+			p.elem, p.n, p.size = e, t.Len(), t.Elem().Size()
+		}
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			fp := makePlan(f.Type, seen)
+			p.fields = append(p.fields, fieldPlan{off: f.Offset, plan: fp})
+			if fp.keep {
+				p.kind, p.keep = kindStruct, true
+			}
+		}
+	}
+	return p
+}
+
+// clearAt clears the value of p's type at ptr. Memory that may hold
+// pointers is only written through reflect (SetZero, SetLen, Clear), which
+// keeps the garbage collector's write barriers; unsafe is used only to
+// find the address of a field or element.
+func clearAt(p *plan, ptr unsafe.Pointer) {
+	if !p.keep {
+		reflect.NewAt(p.typ, ptr).Elem().SetZero()
+		return
+	}
+	switch p.kind {
+	case kindStruct:
+		for _, f := range p.fields {
+			clearAt(f.plan, unsafe.Add(ptr, f.off))
+		}
+	case kindArray:
+		for i := 0; i < p.n; i++ {
+			clearAt(p.elem, unsafe.Add(ptr, uintptr(i)*p.size))
+		}
+	case kindMap:
+		if m := reflect.NewAt(p.typ, ptr).Elem(); !m.IsNil() {
+			m.Clear()
+		}
+	case kindSlice:
+		s := reflect.NewAt(p.typ, ptr).Elem()
+		c := s.Cap()
+		if c == 0 {
+			return
+		}
+		// Value.Slice would allocate a new slice header; setting the
+		// length to the capacity, in place, does not.
+		s.SetLen(c)
+		if !p.elem.keep {
+			s.Clear()
+		} else {
+			base := s.UnsafePointer()
+			for i := 0; i < c; i++ {
+				clearAt(p.elem, unsafe.Add(base, uintptr(i)*p.size))
+			}
+		}
+		s.SetLen(0)
+	}
+}

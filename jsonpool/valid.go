@@ -1,0 +1,216 @@
+package jsonpool
+
+// isValid reports whether data is one JSON value with optional white space
+// around it, by the grammar json.Valid checks (RFC 8259; bytes of 0x80 and
+// above are accepted in strings as they are, as encoding/json accepts
+// them). It is a faster stand-in for json.Valid on Unmarshal's path: it
+// never reports true where json.Valid reports false, which FuzzIsValid
+// checks, and it reports false, sending the caller to json.Unmarshal's own
+// check, for values nested deeper than maxValidDepth, which is below
+// encoding/json's limit of 10,000.
+//
+// encoding/json's scanner calls a function per byte through a pointer;
+// this is a loop over the bytes with the state in local variables, and
+// costs a fraction of it.
+func isValid(data []byte) bool {
+	// open holds one bit per open container: set for an array, clear for
+	// an object. It lives on the stack.
+	var open [maxValidDepth / 64]uint64
+	depth := 0
+	i := skipSpace(data, 0)
+	for {
+		// A value starts at i.
+		if i >= len(data) {
+			return false
+		}
+		switch c := data[i]; c {
+		case '{', '[':
+			if depth == maxValidDepth {
+				return false
+			}
+			if c == '[' {
+				open[depth/64] |= 1 << (depth % 64)
+			} else {
+				open[depth/64] &^= 1 << (depth % 64)
+			}
+			depth++
+			i = skipSpace(data, i+1)
+			if i < len(data) && (c == '[' && data[i] == ']' || c == '{' && data[i] == '}') {
+				depth--
+				i++
+				break // an empty container is a whole value
+			}
+			if c == '{' {
+				if i = objectKey(data, i); i < 0 {
+					return false
+				}
+			}
+			continue // the first element's value starts at i
+		case '"':
+			if i = stringEnd(data, i); i < 0 {
+				return false
+			}
+		case 't':
+			if i = literalEnd(data, i, "true"); i < 0 {
+				return false
+			}
+		case 'f':
+			if i = literalEnd(data, i, "false"); i < 0 {
+				return false
+			}
+		case 'n':
+			if i = literalEnd(data, i, "null"); i < 0 {
+				return false
+			}
+		default:
+			if i = numberEnd(data, i); i < 0 {
+				return false
+			}
+		}
+		// A value ended at i: close containers, or find the next value.
+		for {
+			i = skipSpace(data, i)
+			if depth == 0 {
+				return i == len(data)
+			}
+			if i >= len(data) {
+				return false
+			}
+			inArray := open[(depth-1)/64]&(1<<((depth-1)%64)) != 0
+			c := data[i]
+			if c == ',' {
+				i = skipSpace(data, i+1)
+				if !inArray {
+					if i = objectKey(data, i); i < 0 {
+						return false
+					}
+				}
+				break
+			}
+			if inArray && c == ']' || !inArray && c == '}' {
+				depth--
+				i++
+				continue
+			}
+			return false
+		}
+	}
+}
+
+// maxValidDepth is the deepest nesting isValid checks itself.
+const maxValidDepth = 1024
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// objectKey reads a member's name and colon at i and returns where its
+// value starts, or -1.
+func objectKey(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
+	}
+	if i = stringEnd(data, i); i < 0 {
+		return -1
+	}
+	i = skipSpace(data, i)
+	if i >= len(data) || data[i] != ':' {
+		return -1
+	}
+	return skipSpace(data, i+1)
+}
+
+// stringEnd returns the index after the string that starts at data[i] ==
+// '"', or -1.
+func stringEnd(data []byte, i int) int {
+	for i++; i < len(data); {
+		c := data[i]
+		switch {
+		case c == '"':
+			return i + 1
+		case c == '\\':
+			if i+1 >= len(data) {
+				return -1
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(data) || !isHex(data[i+2]) || !isHex(data[i+3]) || !isHex(data[i+4]) || !isHex(data[i+5]) {
+					return -1
+				}
+				i += 6
+			default:
+				return -1
+			}
+		case c < 0x20:
+			return -1
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// literalEnd returns the index after lit if data holds it at i, or -1.
+func literalEnd(data []byte, i int, lit string) int {
+	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// numberEnd returns the index after the number at i, or -1:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func numberEnd(data []byte, i int) int {
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(data):
+		return -1
+	case data[i] == '0':
+		i++
+	case '1' <= data[i] && data[i] <= '9':
+		for i++; i < len(data) && isDigit(data[i]); i++ {
+		}
+	default:
+		return -1
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i >= len(data) || !isDigit(data[i]) {
+			return -1
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || !isDigit(data[i]) {
+			return -1
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	return i
+}
