@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"net/http"
+	"slices"
 
 	"github.com/poolkit/poolkit/gzpool"
 	"github.com/poolkit/poolkit/jsonpool"
@@ -13,7 +15,8 @@ import (
 // The poolkit variant, built as poolkit's README teaches: one scratch value
 // per request from a pool.Pool (WithReset, WithKeep) holding the decode
 // target, the receipt, the typed SQL argument list and the buffers;
-// jsonpool.DecodeReuse into the target, keeping its capacity;
+// the body read into a reused buffer and jsonpool.UnmarshalReuse into the
+// target, keeping its capacity (the README's recipe, Example_handler);
 // sqlinterp.AppendArgs into the request's packet buffer, without boxing;
 // jsonpool.AppendEncode into a reused buffer written with one Write;
 // gzpool.Handler for compression and logfmt.AccessLog outside it, logging
@@ -21,7 +24,8 @@ import (
 
 // kitScratch is everything one request needs.
 type kitScratch struct {
-	order   Order // the decode target, its Items' capacity kept
+	body    []byte // the request body, read whole
+	order   Order  // the decode target, its Items' capacity kept
 	receipt Receipt
 	args    sqlinterp.Args
 	sql     []byte // the connection's packet buffer
@@ -44,11 +48,11 @@ var kitScratches = pool.New(func() *kitScratch { return new(kitScratch) },
 		clear(s.receipt.Related)
 		s.receipt = Receipt{Lines: s.receipt.Lines[:0], Related: s.receipt.Related[:0]}
 		s.args.Reset()
-		s.sql, s.out = s.sql[:0], s.out[:0]
+		s.body, s.sql, s.out = s.body[:0], s.sql[:0], s.out[:0]
 		return s
 	}),
 	pool.WithKeep(func(s *kitScratch) bool {
-		return cap(s.sql) <= kitMaxBuf && cap(s.out) <= kitMaxBuf &&
+		return cap(s.body) <= kitMaxBuf && cap(s.sql) <= kitMaxBuf && cap(s.out) <= kitMaxBuf &&
 			cap(s.order.Items) <= kitMaxItems && cap(s.receipt.Lines) <= kitMaxItems
 	}))
 
@@ -60,7 +64,11 @@ func servePoolkit(w http.ResponseWriter, r *http.Request) {
 	s := kitScratches.Get()
 	defer kitScratches.Put(s)
 	o := &s.order
-	err := jsonpool.DecodeReuse(o, http.MaxBytesReader(w, r.Body, maxBody))
+	var err error
+	s.body, err = readBody(s.body[:0], r.Body, maxBody)
+	if err == nil {
+		err = jsonpool.UnmarshalReuse(o, s.body)
+	}
 	if err == nil {
 		err = o.validate()
 	}
@@ -142,5 +150,30 @@ func addItemArgs(a *sqlinterp.Args, o *Order, r *Receipt) {
 		a.AddInt64(it.UnitCents)
 		a.AddFloat64(it.WeightKg)
 		a.AddInt64(l.LineCents)
+	}
+}
+
+// readBody appends what r holds to dst, up to max bytes, growing dst to
+// little more than max+1 bytes however long r is, as the README's recipe reads a
+// body into its scratch value: no reader is wrapped around r, so nothing
+// is allocated once dst has grown.
+func readBody(dst []byte, r io.Reader, max int) ([]byte, error) {
+	for {
+		if len(dst) == cap(dst) {
+			if len(dst) > max {
+				return dst, errTooLarge
+			}
+			dst = slices.Grow(dst, min(2*cap(dst)+512, max+1)-len(dst))
+		}
+		n, err := r.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		switch {
+		case len(dst) > max:
+			return dst, errTooLarge
+		case err == io.EOF:
+			return dst, nil
+		case err != nil:
+			return dst, err
+		}
 	}
 }

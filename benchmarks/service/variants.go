@@ -40,7 +40,7 @@ var variants = []variant{
 	{name: "peers", handler: newPeers,
 		doc: "klauspost gzhttp, zerolog, bytebufferpool, a pooled json.Encoder, a sync.Pool per-request struct, the driver's interpolation"},
 	{name: "poolkit", handler: newPoolkit,
-		doc: "logfmt.AccessLog(gzpool.Handler(h)); in h a pool.New scratch value per request: jsonpool.DecodeReuse, sqlinterp.AppendArgs, jsonpool.AppendEncode"},
+		doc: "logfmt.AccessLog(gzpool.Handler(h)); in h a pool.New scratch value per request: jsonpool.UnmarshalReuse, sqlinterp.AppendArgs, jsonpool.AppendEncode"},
 }
 
 func lookupVariant(name string) (variant, bool) {
