@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/poolkit/poolkit/jsonpool"
 )
@@ -107,4 +108,21 @@ func ExampleUnmarshalReuse() {
 	// Output:
 	// "ann" ["a" "b" "c"], first 3 of its array: ["a" "b" "c"]
 	// "" ["d"], first 3 of its array: ["d" "" ""]
+}
+
+// A jsonpool.Time field encodes as a time.Time field does, without the
+// allocation time.Time's MarshalJSON makes, when the value is encoded
+// through a pointer.
+func ExampleTime() {
+	type event struct {
+		Name string        `json:"name"`
+		At   jsonpool.Time `json:"at"`
+	}
+	e := &event{Name: "deploy", At: jsonpool.Time{Time: time.Date(2026, 11, 22, 21, 10, 5, 0, time.UTC)}}
+	buf, err := jsonpool.AppendEncode(nil, e)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(buf))
+	// Output: {"name":"deploy","at":"2026-11-22T21:10:05Z"}
 }

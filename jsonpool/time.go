@@ -1,0 +1,43 @@
+package jsonpool
+
+import "time"
+
+// timeJSONLen is the longest text time.Time.MarshalJSON writes for a year
+// it accepts: "2006-01-02T15:04:05.999999999-07:00" with its quotes.
+const timeJSONLen = len(`"2006-01-02T15:04:05.999999999-07:00"`)
+
+// Time is a time.Time that encodes to JSON byte for byte as time.Time does,
+// without the allocation time.Time's MarshalJSON makes for its result:
+// encoding/json allocates whatever a MarshalJSON method returns, once per
+// time field encoded, and Time formats into an array of its own instead.
+//
+// Only Marshal, AppendEncode, Encode and EncodeN of a value reached through a
+// pointer (&v, or a field of a value behind a pointer) skip the allocation:
+// encoding/json calls a pointer method like Time's MarshalJSON only on
+// addressable values. Encoded by value, a Time falls back to time.Time's
+// MarshalText, with the same bytes and the allocation.
+//
+// Decoding, and every other method, is time.Time's. The array makes a Time
+// 40 bytes larger than a time.Time and holds the last text encoded, so
+// compare Times with Equal (or their Time fields), never with == or
+// reflect.DeepEqual.
+type Time struct {
+	time.Time
+	text [timeJSONLen]byte
+}
+
+// MarshalJSON returns what t.Time.MarshalJSON returns, formatted into t's own
+// array. The result is valid until t is next encoded or changed: encoding/json
+// copies it at once. Years outside 0-9999 and zone offsets of a day or more,
+// which time.Time refuses, return time.Time's own error.
+func (t *Time) MarshalJSON() ([]byte, error) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return t.Time.MarshalJSON()
+	}
+	if _, off := t.Zone(); off <= -24*60*60 || off >= 24*60*60 {
+		return t.Time.MarshalJSON()
+	}
+	b := append(t.text[:0], '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), nil
+}
