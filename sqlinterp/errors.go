@@ -15,6 +15,10 @@ var (
 	// value has no SQL literal: a NaN or infinite float, a time outside
 	// the years 1 to 9999.
 	ErrArgValue = errors.New("argument value has no SQL literal")
+	// ErrOverlap is the kind of an argument whose bytes share memory with
+	// dst[len(dst):cap(dst)], which Append overwrites before it would
+	// read them.
+	ErrOverlap = errors.New("argument shares memory with dst beyond its length, which Append overwrites; pass a copy or another dst")
 )
 
 // CountError reports that a query's placeholders and its arguments differ in
@@ -33,7 +37,7 @@ func (e *CountError) Error() string {
 type ArgError struct {
 	Index  int    // position of the argument, from 0
 	Type   string // its Go type, as %T prints it
-	Err    error  // ErrArgType or ErrArgValue
+	Err    error  // ErrArgType, ErrArgValue or ErrOverlap
 	Detail string // what is wrong, when there is more to say than Err
 }
 
@@ -48,7 +52,7 @@ func (e *ArgError) Error() string {
 	return msg + e.Err.Error()
 }
 
-// Unwrap returns the kind of error, ErrArgType or ErrArgValue.
+// Unwrap returns the kind of error, ErrArgType, ErrArgValue or ErrOverlap.
 func (e *ArgError) Unwrap() error { return e.Err }
 
 // SizeError reports that the interpolated query would exceed Options.MaxSize.
@@ -61,7 +65,8 @@ func (e *SizeError) Error() string {
 }
 
 // QueryError reports a query whose placeholders cannot be located
-// reliably.
+// reliably (see "Refused queries" in the package documentation), or that
+// shares memory with the dst it would be written to.
 type QueryError struct {
 	Offset int    // byte offset in the query of the construct at fault
 	Reason string // what is wrong there

@@ -60,3 +60,43 @@ func ExampleCountError() {
 	// 1 2
 	// sqlinterp: query has 1 placeholders but 2 arguments were given
 }
+
+func ExampleAppendArgs() {
+	type order struct {
+		ID       int64
+		Customer string
+		Total    float64
+		Paid     bool
+		Placed   time.Time
+	}
+	// Keep the buffer and the Args together, per connection or in a pooled
+	// per-request scratch value: once both have grown, filling the Args
+	// and interpolating allocate nothing, where a []driver.Value would box
+	// the ID, the customer, the total and the time on every query.
+	var (
+		buf  []byte
+		args sqlinterp.Args
+	)
+	for _, o := range []order{
+		{1001, "O'Brien", 99.5, true, time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC)},
+		{1002, `C:\temp`, 1e21, false, time.Time{}},
+	} {
+		args.Reset() // one Add per placeholder, in order
+		args.AddInt64(o.ID)
+		args.AddString(o.Customer)
+		args.AddFloat64(o.Total)
+		args.AddBool(o.Paid)
+		args.AddTime(o.Placed)
+		var err error
+		buf, err = sqlinterp.AppendArgs(buf[:0], "INSERT INTO orders VALUES (?, ?, ?, ?, ?)", &args,
+			sqlinterp.Options{MaxSize: 1 << 20})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s\n", buf)
+	}
+	// Output:
+	// INSERT INTO orders VALUES (1001, 'O\'Brien', 99.5, 1, '2024-02-29 12:00:00')
+	// INSERT INTO orders VALUES (1002, 'C:\\temp', 1e+21, 0, '0000-00-00')
+}

@@ -15,7 +15,8 @@ import (
 // Besides the types Append takes it accepts what database/sql would convert
 // for a driver: the other integer and float types, driver.Valuer, and named
 // types and pointers of the basic kinds. It allocates the returned string;
-// use Append with a reused buffer on hot paths.
+// use Append or AppendArgs with a reused buffer on hot paths. It writes
+// into a buffer of its own, so no argument can overlap it.
 func Interpolate(query string, args ...any) (string, error) {
 	vals := make([]driver.Value, len(args))
 	for i, a := range args {

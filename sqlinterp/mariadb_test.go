@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -28,7 +29,7 @@ const dsnEnv = "POOLKIT_MYSQL_DSN"
 // openServer connects to the server named by $POOLKIT_MYSQL_DSN, with the
 // driver's own interpolation off so that every literal the server sees was
 // written by sqlinterp, or skips the test when there is none.
-func openServer(t *testing.T) *sql.DB {
+func openServer(t testing.TB) *sql.DB {
 	t.Helper()
 	dsn := os.Getenv(dsnEnv)
 	if dsn == "" {
@@ -62,7 +63,7 @@ type session struct {
 	opts sqlinterp.Options
 }
 
-func newSession(t *testing.T, db *sql.DB, charset string, opts sqlinterp.Options) *session {
+func newSession(t testing.TB, db *sql.DB, charset string, opts sqlinterp.Options) *session {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -77,7 +78,9 @@ func newSession(t *testing.T, db *sql.DB, charset string, opts sqlinterp.Options
 	if opts.ANSIQuotes {
 		mode += ",ANSI_QUOTES"
 	}
-	for _, stmt := range []string{"SET NAMES " + charset, "SET SESSION sql_mode = '" + mode + "'", "SET SESSION time_zone = '+00:00'"} {
+	// A statement time limit keeps a fuzzed query from holding the server.
+	for _, stmt := range []string{"SET NAMES " + charset, "SET SESSION sql_mode = '" + mode + "'", "SET SESSION time_zone = '+00:00'",
+		"SET SESSION max_statement_time = 2"} {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
@@ -99,6 +102,14 @@ func (s *session) row(t *testing.T, query string, args ...driver.Value) (cols []
 	q, err := sqlinterp.Append(nil, query, args, s.opts)
 	if err != nil {
 		t.Fatalf("%s: Append(%q): %v", s.name, query, err)
+	}
+	// The typed path must write the same query; the server runs its text.
+	if typed, ok := sqlinterp.TypedArgs(args); ok {
+		tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
+		if err != nil || !bytes.Equal(tq, q) {
+			t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
+		}
+		q = tq
 	}
 	rows, err := s.conn.QueryContext(context.Background(), string(q))
 	if err != nil {
@@ -295,14 +306,13 @@ func TestMariaDBPlaceholders(t *testing.T) {
 		{query: "SELECT ?, '?', \"?\", ? -- ?\n", want: []string{a, "?", "?", b}},
 		{query: "SELECT ? AS `a?`, ? # ?\n", cols: []string{"a?", ""}, want: []string{a, b}},
 		{query: "SELECT ? /* ?, ' */, ?", want: []string{a, b}},
-		{query: "SELECT ? /*! , ? */", want: []string{a, b}},
-		{query: "SELECT ? /*!, '*/' */, ?", want: []string{a, "*/", b}},
-		// Version-conditional comments: the server runs or skips them
-		// (want lists both readings, the middle column being optional).
-		{query: "SELECT ? /*!100000 , 'x' */, ?", want: []string{a, "x?", b}},
-		{query: "SELECT ? /*!999999 , 'x' */, ?", want: []string{a, "x?", b}},
-		{query: "SELECT ? /*M!100100 , 'x' */, ?", want: []string{a, "x?", b}},
-		{query: "SELECT ? /*!50000 , 'x' /* y */ */, ?", want: []string{a, "x?", b}},
+		// Executable comments after the placeholders: the server runs or
+		// skips them (a last "x?" column is optional).
+		{query: "SELECT ?, ? /*! , 'x' */", want: []string{a, b, "x"}},
+		{query: "SELECT ?, ? /*!100000 , 'x' */", want: []string{a, b, "x?"}},
+		{query: "SELECT ?, ? /*!999999 , 'x' */", want: []string{a, b, "x?"}},
+		{query: "SELECT ?, ? /*M!100100 , 'x' */", want: []string{a, b, "x?"}},
+		{query: "SELECT ?, ? /*!50000 , 'x' /* y */ */", want: []string{a, b, "x?"}},
 		{query: "SELECT 'it''s ?', ?, ?", want: []string{"it's ?", a, b}},
 		{query: `SELECT 'it\'s ?', ?, ?`, want: []string{"it's ?", a, b}},
 		{query: `SELECT 'a\\', ?, ?`, want: []string{`a\`, a, b}},
@@ -321,11 +331,11 @@ func TestMariaDBPlaceholders(t *testing.T) {
 			args = []driver.Value{int64(-1), int64(1)}
 		}
 		cols, got := s.row(t, tc.query, args...)
-		if len(tc.want) == 3 && tc.want[1] == "x?" {
+		if len(tc.want) == 3 && tc.want[2] == "x?" {
 			if len(got) == 2 { // the server skipped the comment
-				got = [][]byte{got[0], []byte("x?"), got[1]}
-			} else if len(got) == 3 && string(got[1]) == "x" {
-				got[1] = []byte("x?")
+				got = append(got, []byte("x?"))
+			} else if len(got) == 3 && string(got[2]) == "x" {
+				got[2] = []byte("x?")
 			}
 		}
 		if len(got) != len(tc.want) {
@@ -348,17 +358,23 @@ func TestMariaDBPlaceholders(t *testing.T) {
 // comment where Append reads code, which would put a value inside a
 // comment. The opposite, finding no placeholder where the server reads
 // code, only leaves a ? in the query, which the server rejects; the test
-// logs those bytes (a quote after "--" starts a string, for instance).
+// logs those bytes (a quote after "--" starts a string, for instance), and
+// those after which CountPlaceholders refuses the query.
 func TestMariaDBCommentBytes(t *testing.T) {
 	db := openServer(t)
 	for _, charset := range []string{"utf8mb4", "latin1", "binary"} {
 		for _, noBS := range []bool{false, true} {
 			s := newSession(t, db, charset, sqlinterp.Options{NoBackslashEscapes: noBS})
 			for _, form := range []string{"SELECT 5--%s?\n", "SELECT 5 #%s?\n", "SELECT 5 /*%s?*/"} {
-				var cautious []byte
+				var cautious, refused []byte
 				for b := range 256 {
 					q := fmt.Sprintf(form, string([]byte{byte(b)}))
 					n, err := sqlinterp.CountPlaceholders(q, s.opts)
+					var qe *sqlinterp.QueryError
+					if errors.As(err, &qe) {
+						refused = append(refused, byte(b))
+						continue
+					}
 					if err != nil {
 						t.Fatalf("%s: CountPlaceholders(%q): %v", s.name, q, err)
 					}
@@ -376,7 +392,364 @@ func TestMariaDBCommentBytes(t *testing.T) {
 				if len(cautious) > 0 {
 					t.Logf("%s: %q: Append finds no placeholder and the server reads no comment, for bytes %x", s.name, form, cautious)
 				}
+				if len(refused) > 0 {
+					t.Logf("%s: %q: refused for bytes %x", s.name, form, refused)
+				}
 			}
 		}
 	}
+}
+
+// seedEnv names the environment variable that fixes the seed of
+// TestMariaDBOracle, to repeat a failing run; without it every run draws
+// new queries.
+const seedEnv = "POOLKIT_SQLINTERP_SEED"
+
+// oracleSeed returns the seed of this run's random queries and logs it.
+func oracleSeed(t *testing.T) uint64 {
+	t.Helper()
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv(seedEnv); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("%s=%q: %v", seedEnv, s, err)
+		}
+	}
+	t.Logf("seed %d (%s=%d repeats this run)", seed, seedEnv, seed)
+	return seed
+}
+
+// serverVersion returns the server's version as the number a
+// version-conditional comment compares with: 10.11.6 is 101106.
+func serverVersion(t *testing.T, db *sql.DB) int {
+	t.Helper()
+	var v string
+	if err := db.QueryRow("SELECT VERSION()").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	var major, minor, patch int
+	if _, err := fmt.Sscanf(v, "%d.%d.%d", &major, &minor, &patch); err != nil {
+		t.Fatalf("server version %q: %v", v, err)
+	}
+	return major*10000 + minor*100 + patch
+}
+
+// queryGen draws random queries that mix placeholders with everything that
+// decides where a placeholder is: quotes of the three kinds with escapes and
+// doubled quotes inside, #, -- and /* */ comments, executable comments
+// (/*! */, /*M! */, /*+ */) with versions on both sides of the server's,
+// and newlines, all filled with fragments that end or open one another.
+type queryGen struct {
+	r       *rand.Rand
+	version int
+}
+
+// junk is what fills quoted parts and comments: every fragment that ends or
+// starts a quoted part or a comment, and placeholders.
+var junk = []string{"?", "?", "'", `"`, "`", "''", `\'`, `\\`, `\`, "*/", "/*", "/*!", "/*M!", "*/*", "#", "-- ", "--",
+	"\n", " ", "x", "1", ", 'x'", ", ?", "'*/'", "+", "@", "\t", "é", "\xa0", "\xff"}
+
+func (g *queryGen) junk(max int) string {
+	var b strings.Builder
+	for range g.r.IntN(max + 1) {
+		b.WriteString(junk[g.r.IntN(len(junk))])
+	}
+	return b.String()
+}
+
+// quoted returns a quoted part that is usually well formed, with escapes
+// and doubled quotes inside.
+func (g *queryGen) quoted() string {
+	q := [...]string{"'", `"`, "`"}[g.r.IntN(3)]
+	var b strings.Builder
+	b.WriteString(q)
+	for range g.r.IntN(6) {
+		switch g.r.IntN(6) {
+		case 0:
+			b.WriteString(q + q)
+		case 1:
+			b.WriteString(`\` + q)
+		case 2:
+			b.WriteString(`\\`)
+		default:
+			f := junk[g.r.IntN(len(junk))]
+			if g.r.IntN(4) != 0 { // mostly keep the part closed where it should be
+				f = strings.ReplaceAll(strings.ReplaceAll(f, q, ""), `\`, "")
+			}
+			b.WriteString(f)
+		}
+	}
+	b.WriteString(q)
+	return b.String()
+}
+
+func (g *queryGen) versionTag() string {
+	return strconv.Itoa([...]int{32302, 40000, 50000, 50699, 50700, 80000, 99999, 100000, g.version - 1, g.version,
+		g.version + 1, 999999}[g.r.IntN(12)])
+}
+
+// between returns what separates two select-list items: a comma with, at
+// times, comments around it.
+func (g *queryGen) between() string {
+	var b strings.Builder
+	for range g.r.IntN(3) {
+		switch g.r.IntN(20) {
+		case 0, 1, 2:
+			b.WriteString(" #" + g.junk(4) + "\n")
+		case 3, 4, 5:
+			b.WriteString(" --" + [...]string{" ", "\t", "", "\r"}[g.r.IntN(4)] + g.junk(4) + "\n")
+		case 6, 7, 8:
+			b.WriteString(" /*" + g.junk(4) + "*/ ")
+		case 9:
+			b.WriteString(" /*!" + g.junk(4) + "*/ ")
+		case 10:
+			b.WriteString(" /*!" + g.versionTag() + g.junk(4) + "*/ ")
+		case 11:
+			b.WriteString(" /*M!" + g.versionTag() + g.junk(4) + "*/ ")
+		case 12:
+			b.WriteString(" /*+ " + g.junk(3) + "*/ ")
+		case 13, 14, 15:
+			b.WriteString("\n")
+		case 16:
+			b.WriteString(" " + g.junk(3) + " ")
+		default:
+			b.WriteString(" ")
+		}
+	}
+	if g.r.IntN(12) == 0 {
+		return b.String() // no comma: a syntax error, or worse
+	}
+	return b.String() + ", "
+}
+
+// query returns a SELECT of up to seven items (so fewer than ten
+// placeholders), about half of them
+// placeholders.
+func (g *queryGen) query() string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	for i := range 1 + g.r.IntN(7) {
+		if i > 0 {
+			b.WriteString(g.between())
+		}
+		switch g.r.IntN(12) {
+		case 0, 1, 2, 3, 9, 10, 11:
+			b.WriteString("?")
+		case 4:
+			b.WriteString([...]string{"@", `\`, "@@"}[g.r.IntN(3)] + "?")
+		case 5, 6:
+			b.WriteString(g.quoted())
+		case 7:
+			b.WriteString("1 AS " + g.quoted())
+		default:
+			b.WriteString(strconv.Itoa(g.r.IntN(100)))
+		}
+	}
+	if g.r.IntN(3) == 0 {
+		b.WriteString(g.between())
+		b.WriteString(g.quoted())
+	}
+	return b.String()
+}
+
+// payloads change the result if any part of them runs as SQL, ends a
+// quoted part or opens a comment.
+var payloads = []string{"+ (SELECT 42) +", `' + (SELECT 42) + '`, `" + (SELECT 42) + "`, "` + (SELECT 42) + `", `*/ 1 /*`, "*/, 42, /*",
+	`'`, `"`, "`", `\`, `\'`, `''`, `\\'`, "\n-- ", "\n# ", "' -- ", "' # ", `/*! 42 */`, `\' + (SELECT 42) + \'`,
+	`'' + (SELECT 42) + ''`, "?", "x\x00y", "\x1a", "\r\n", "é", `\N`, "0x41", "_binary'x'"}
+
+// serverRun runs q on the session's connection and returns its one row's
+// columns, or the server's error number (-1 for an error that is not the
+// server's).
+func serverRun(s *session, q []byte) (vals [][]byte, errno int) {
+	rows, err := s.conn.QueryContext(context.Background(), string(q))
+	if err == nil {
+		defer rows.Close()
+		var cols []string
+		if cols, err = rows.Columns(); err == nil {
+			if !rows.Next() {
+				err = rows.Err()
+				if err == nil {
+					err = errors.New("no row")
+				}
+			} else {
+				vals = make([][]byte, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				err = rows.Scan(ptrs...)
+			}
+		}
+	}
+	if err != nil {
+		var me *mysql.MySQLError
+		if errors.As(err, &me) {
+			return nil, int(me.Number)
+		}
+		return nil, -1
+	}
+	return vals, 0
+}
+
+// TestMariaDBOracle is the server's check of the query reader: for a few
+// thousand random queries per run (a new seed each run, logged) it
+// interpolates benign values (~0~, ~1~, …) and then hostile ones, and runs
+// both on MariaDB. Where Append accepts a query, the server must read it
+// the same way whatever the values: both run, or both fail with the same
+// error, and each column of the hostile run is the benign one with the
+// hostile values in place of the benign ones, so no hostile value ran as
+// SQL or ended its literal early (adjacent literals concatenate, as SQL
+// says, so a column may hold several values). A benign value that shows
+// in no column (it may be an operand, '~0~' * 'x' is 0) might instead be in
+// a comment as the server reads the query: a third run with values that
+// end comments, "*/" and a newline, must then read the same too. A query
+// the server rejects with every set of values executed nothing; the test
+// counts those and the queries Append refused.
+func TestMariaDBOracle(t *testing.T) {
+	db := openServer(t)
+	g := &queryGen{version: serverVersion(t, db)}
+	seed := oracleSeed(t)
+	g.r = rand.New(rand.NewPCG(seed, 0x5eed))
+	var sessions []*session
+	for _, mode := range []sqlinterp.Options{{}, {NoBackslashEscapes: true}, {ANSIQuotes: true}, {ANSIQuotes: true, NoBackslashEscapes: true}} {
+		sessions = append(sessions, newSession(t, db, "utf8mb4", mode))
+	}
+	sessions = append(sessions, newSession(t, db, "latin1", sqlinterp.Options{}))
+	n := 4000
+	if testing.Short() {
+		n = 400
+	}
+	var refused, rejected, ran, values, operands int
+	for i := range n {
+		s := sessions[i%len(sessions)]
+		query := g.query()
+		k, err := sqlinterp.CountPlaceholders(query, s.opts)
+		if err != nil {
+			refused++
+			if _, err2 := sqlinterp.Append(nil, query, make([]driver.Value, k), s.opts); err2 == nil {
+				t.Errorf("%s: CountPlaceholders(%q) failed (%v) but Append accepts it", s.name, query, err)
+			}
+			continue
+		}
+		kinds := make([]int, k)
+		hostile := make([][]byte, k)
+		for j := range k {
+			kinds[j] = g.r.IntN(3)
+			v := []byte("v" + strconv.Itoa(j) + "|")
+			for range 1 + g.r.IntN(3) {
+				v = append(v, payloads[g.r.IntN(len(payloads))]...)
+			}
+			hostile[j] = v
+		}
+		benignErr, lost := checkReading(t, s, query, kinds, hostile)
+		if lost {
+			operands++
+		}
+		if t.Failed() {
+			t.Fatalf("stopping after the first failing query (%s=%d repeats this run)", seedEnv, seed)
+		}
+		if benignErr != 0 {
+			rejected++
+		} else {
+			ran++
+			values += k
+		}
+	}
+	t.Logf("%d queries: %d refused by Append, %d rejected by the server with every value, %d ran (%d values read back verbatim or as the same operand; %d queries with a value in no column rerun with comment enders)",
+		n, refused, rejected, ran, values, operands)
+	if ran < n/10 {
+		t.Errorf("only %d of %d queries ran on the server: the generator tests too little", ran, n)
+	}
+}
+
+// checkReading runs query on the server with benign values (~0~, ~1~, …)
+// and with hostile ones, each written as a string, []byte or
+// json.RawMessage as kinds says (the type is kept across runs: []byte gets
+// _binary), and reports a test error unless the server reads the query the
+// same way whatever the values: both run, or both fail with the same error,
+// with as many columns, and each column of the benign run that shows values
+// is, in the hostile run, the same with the hostile values in place of the
+// benign ones (a column that shows none may depend on them, as
+// '~0~' < '~1~' does, and is not compared). When a benign value shows in no
+// column (it may be an operand: '~0~' * 'x' is 0), it may be in a comment
+// as the server reads the query; a third run with values that end comments
+// ("*/" and a newline) must then read the same too. It returns the
+// benign run's error number (0 when it ran) and whether a value was in no
+// column.
+func checkReading(t testing.TB, s *session, query string, kinds []int, hostile [][]byte) (benignErr int, lost bool) {
+	t.Helper()
+	k := len(kinds)
+	tags := make([][]byte, k)
+	breaker := make([][]byte, k)
+	for j := range k {
+		tags[j] = []byte("~" + strconv.Itoa(j) + "~") // hostile values and the generator's junk hold no ~
+		breaker[j] = []byte("*/\n" + strconv.Itoa(j))
+	}
+	run := func(vals [][]byte) (text []byte, cols [][]byte, errno int) {
+		args := make([]driver.Value, k)
+		for j, v := range vals {
+			args[j] = [...]driver.Value{string(v), v, json.RawMessage(v)}[kinds[j]]
+		}
+		text, err := sqlinterp.Append(nil, query, args, s.opts)
+		if err != nil {
+			t.Fatalf("%s: Append(%q) with %d arguments: %v", s.name, query, k, err)
+		}
+		// The typed path must write the same query; the server runs its
+		// text when it has the types (not json.RawMessage).
+		if typed, ok := sqlinterp.TypedArgs(args); ok {
+			tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
+			if err != nil || !bytes.Equal(tq, text) {
+				t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(text))
+			}
+			text = tq
+		}
+		cols, errno = serverRun(s, text)
+		return text, cols, errno
+	}
+	benignText, benignCols, benignErr := run(tags)
+	// same reports whether vals read as tags did.
+	same := func(vals [][]byte) bool {
+		t.Helper()
+		text, cols, errno := run(vals)
+		if errno != benignErr {
+			t.Errorf("%s: the values changed how the server reads %q: with %s: error %d, with %s: error %d",
+				s.name, query, shorten(benignText), benignErr, shorten(text), errno)
+			return false
+		}
+		if len(cols) != len(benignCols) {
+			t.Errorf("%s: %s returned %d columns, %s returned %d", s.name, shorten(benignText), len(benignCols), shorten(text), len(cols))
+			return false
+		}
+		for c := range cols {
+			want := benignCols[c]
+			for j := range k {
+				want = bytes.ReplaceAll(want, tags[j], vals[j])
+			}
+			// A column that shows no value may still depend on one, as
+			// '~0~' < '~1~' does: only its presence is compared.
+			if bytes.Equal(want, benignCols[c]) {
+				continue
+			}
+			if !bytes.Equal(cols[c], want) {
+				t.Errorf("%s: %s: column %d is %q, want %q as %s gives %q", s.name, shorten(text), c, cols[c], want, shorten(benignText), benignCols[c])
+				return false
+			}
+		}
+		return true
+	}
+	if !same(hostile) || benignErr != 0 {
+		return benignErr, false
+	}
+	for j := range k {
+		found := false
+		for _, col := range benignCols {
+			found = found || bytes.Contains(col, tags[j])
+		}
+		lost = lost || !found
+	}
+	if lost {
+		same(breaker)
+	}
+	return benignErr, lost
 }

@@ -1,14 +1,17 @@
 package sqlinterp
 
 import (
+	"bytes"
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
@@ -120,24 +123,26 @@ var dialectCases = []appendCase{
 		args: []driver.Value{int64(1)}, want: `SELECT 'a\', 1`},
 	{name: "dash-dash-space comment", query: "SELECT ? -- ?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 -- ?\n, 2"},
 	{name: "dash-dash-tab comment", query: "SELECT ? --\t?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\t?\n, 2"},
-	{name: "dash-dash-DEL comment", query: "SELECT ? --\x7f?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\x7f?\n, 2"},
-	// latin1 counts 0xA0 (no-break space) as a space; every byte from 0x80
-	// up is read as one, since reading too little as comment is unsafe.
-	{name: "dash-dash-NBSP comment", query: "SELECT ? --\xa0?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 --\xa0?\n, 2"},
+	// -- before DEL or a byte from 0x80 up is a comment in some character
+	// sets (latin1 counts 0xA0 as a space) and not in others: no ? may
+	// follow, and what precedes is replaced.
+	{name: "dash-dash-DEL", query: "SELECT ? --\x7f\n, 2", args: []driver.Value{int64(1)}, want: "SELECT 1 --\x7f\n, 2"},
+	{name: "dash-dash-NBSP", query: "SELECT ? --\xa0\n, 2", args: []driver.Value{int64(1)}, want: "SELECT 1 --\xa0\n, 2"},
 	{name: "dash-dash at end", query: "SELECT ? --", args: []driver.Value{int64(1)}, want: "SELECT 1 --"},
 	{name: "dash-dash without space is two minuses", query: "SELECT 1--?", args: []driver.Value{int64(-1)}, want: "SELECT 1---1"},
 	{name: "hash comment", query: "SELECT ? # ?\n, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 # ?\n, 2"},
 	{name: "block comment", query: "SELECT ? /* ? ' */, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 /* ? ' */, 2"},
 	{name: "unclosed block comment", query: "SELECT ? /* ?", args: []driver.Value{int64(1)}, want: "SELECT 1 /* ?"},
 	{name: "slash is division", query: "SELECT ?/?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1/2"},
-	{name: "executable comment is code", query: "SELECT 1 /*! , ? */", args: []driver.Value{int64(2)}, want: "SELECT 1 /*! , 2 */"},
-	{name: "unversioned executable comment holds a string", query: "SELECT 1 /*! , '*/' */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*! , '*/' */, 2"},
-	// Version-conditional comments run on some servers and not others;
-	// they are fine when both read the query alike.
-	{name: "versioned comment", query: "SELECT /*!40001 SQL_NO_CACHE */ ?", args: []driver.Value{int64(2)}, want: "SELECT /*!40001 SQL_NO_CACHE */ 2"},
-	{name: "versioned comment with a string", query: "SELECT 1 /*!50003 , 'x' */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*!50003 , 'x' */, 2"},
-	{name: "MariaDB comment", query: "SELECT 1 /*M!100100 , 3 */, ?", args: []driver.Value{int64(2)}, want: "SELECT 1 /*M!100100 , 3 */, 2"},
-	{name: "optimizer hint is a comment", query: "SELECT /*+ ? */ ?", args: []driver.Value{int64(2)}, want: "SELECT /*+ ? */ 2"},
+	// Executable comments: what follows them is copied unchanged, and may
+	// hold no ? (TestRefusedAfterExecutableComment).
+	{name: "executable comment after the placeholders", query: "SELECT ? /*! , '*/' */", args: []driver.Value{int64(2)}, want: "SELECT 2 /*! , '*/' */"},
+	{name: "versioned comment", query: "SELECT ? /*!40001 , 3 */", args: []driver.Value{int64(2)}, want: "SELECT 2 /*!40001 , 3 */"},
+	{name: "MariaDB comment", query: "SELECT ? /*M!100100 , 3 */", args: []driver.Value{int64(2)}, want: "SELECT 2 /*M!100100 , 3 */"},
+	{name: "optimizer hint", query: "SELECT ?, /*+ BKA(t) */ 1", args: []driver.Value{int64(2)}, want: "SELECT 2, /*+ BKA(t) */ 1"},
+	{name: "executable comment openers in a comment", query: "SELECT ? /* /*! /*M! /*+ */, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 /* /*! /*M! /*+ */, 2"},
+	{name: "comments do not nest", query: "SELECT ? /* /* */, ?", args: []driver.Value{int64(1), int64(2)}, want: "SELECT 1 /* /* */, 2"},
+	{name: "@ and a space", query: "SET @x = ?, @ ?", args: []driver.Value{int64(1), int64(2)}, want: "SET @x = 1, @ 2"},
 	{name: "ANSI_QUOTES identifier keeps backslash", query: `SELECT ? AS "a\", ?`, opts: Options{ANSIQuotes: true},
 		args: []driver.Value{int64(1), int64(2)}, want: `SELECT 1 AS "a\", 2`},
 	{name: "unclosed string", query: "SELECT ?, 'abc?", args: []driver.Value{int64(1)}, want: "SELECT 1, 'abc?"},
@@ -157,6 +162,13 @@ func TestAppend(t *testing.T) {
 				}
 				if n, err := CountPlaceholders(tc.query, tc.opts); err != nil || n != len(tc.args) {
 					t.Errorf("CountPlaceholders(%q) = %d, %v; want %d", tc.query, n, err, len(tc.args))
+				}
+				// AppendArgs writes the same bytes.
+				if args, ok := typedArgs(tc.args); ok {
+					typed, err := AppendArgs(nil, tc.query, args, tc.opts)
+					if err != nil || string(typed) != tc.want {
+						t.Errorf("AppendArgs(%q) = %q, %v; want %q", tc.query, typed, err, tc.want)
+					}
 				}
 				// Appending after existing bytes keeps them.
 				prefix := []byte("prefix:")
@@ -200,13 +212,15 @@ func TestAppendErrors(t *testing.T) {
 			opts:   Options{Location: time.FixedZone("west", -3600)},
 			target: new(*ArgError), is: ErrArgValue, msg: "sqlinterp: argument 0 (time.Time): year 0 is outside the DATETIME range 1 to 9999"},
 		{name: "placeholder in versioned comment", query: "SELECT 1 /*!50700 , ? */", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 9: placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"},
+			target: new(*QueryError), msg: "sqlinterp: query byte 9: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 20); put placeholders before it or use a server-side prepared statement"},
 		{name: "placeholder in MariaDB comment", query: "SELECT 1 /*M! , ? */", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 9: placeholder inside a version-conditional comment (/*!NNNNN … */ or /*M! … */), which some servers skip"},
-		{name: "quoted */ in versioned comment", query: "SELECT /*!50000 '*/' */ ?", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 7: a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"},
-		{name: "line comment in versioned comment", query: "SELECT /*!50000 # */ x\n */ ?", args: []driver.Value{int64(1)},
-			target: new(*QueryError), msg: "sqlinterp: query byte 7: a quoted part or comment inside a version-conditional comment (/*!NNNNN … */ or /*M! … */) spans its */, so servers that run it and servers that skip it read the query differently"},
+			target: new(*QueryError), msg: "sqlinterp: query byte 9: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 16); put placeholders before it or use a server-side prepared statement"},
+		{name: "placeholder after -- and a non-ASCII byte", query: "SELECT --\xa0\n?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 7: \"--\" followed by a byte from 0x7F up, a comment in some character sets and not in others, after which no ? may appear (there is one at byte 11); put placeholders before it or use a server-side prepared statement"},
+		{name: "placeholder after a NUL byte", query: "SELECT 1 # \x00\n?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 11: a NUL byte, which ends a -- or # comment on MariaDB, after which no ? may appear (there is one at byte 13); put placeholders before it or use a server-side prepared statement"},
+		{name: "placeholder after @", query: "SELECT @?", args: []driver.Value{int64(1)},
+			target: new(*QueryError), msg: "sqlinterp: query byte 8: placeholder right after '@': @'…' is a variable name, in which a backslash escapes nothing, and \\ swallows the quote after it; put a space between them"},
 		{name: "string past MaxSize", query: "SELECT ?", args: []driver.Value{strings.Repeat("x", 100)}, opts: Options{MaxSize: 100},
 			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 100 bytes (Options.MaxSize)"},
 		{name: "escapes past MaxSize", query: "?", args: []driver.Value{strings.Repeat("'", 60)}, opts: Options{MaxSize: 100},
@@ -232,6 +246,13 @@ func TestAppendErrors(t *testing.T) {
 			}
 			if err.Error() != tc.msg {
 				t.Errorf("message\n got %q\nwant %q", err.Error(), tc.msg)
+			}
+			// AppendArgs fails alike, for the types it has.
+			if args, ok := typedArgs(tc.args); ok {
+				got, err := AppendArgs([]byte("keep"), tc.query, args, tc.opts)
+				if err == nil || err.Error() != tc.msg || string(got) != "keep" {
+					t.Errorf("AppendArgs(%q) = %q, %v; want %q", tc.query, got, err, tc.msg)
+				}
 			}
 		})
 	}
@@ -328,5 +349,324 @@ func TestConcurrent(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestRefusedAfterExecutableComment pins issue 11's injections: a ?
+// anywhere after an executable comment's opener, or after another construct
+// whose reading depends on the server, is refused, whatever lies between.
+func TestRefusedAfterExecutableComment(t *testing.T) {
+	for _, q := range []string{
+		// The server runs "+ 1" and reads "*/*" as the comment's end then a
+		// "*": the quote after it opens a string that this package once
+		// read as a comment, and the value ran as SQL.
+		"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n",
+		// A # or -- comment ending at a newline just after the first */.
+		"SELECT 2 /*!40000 # */\n */* ' */ , ? AS v -- '\n",
+		"SELECT 2 /*!40000 -- */\n */* ' */ , ? AS v -- '\n",
+		"SELECT 2 /*M!100000 # */\n */* ' */ , ? AS v -- '\n",
+		"SELECT 2 /*M!100000 -- */\n */* ' */ , ? AS v -- '\n",
+		"/*!50700 # */\n */ ?",
+		// Every kind of opener, the ? in code, quotes or comments after it.
+		"SELECT /*!40001 SQL_NO_CACHE */ ?",
+		"SELECT 1 /*! , ? */",
+		"SELECT 1 /*!, '*/' */, ?",
+		"SELECT 1 /*M!100100 , 3 */, ?",
+		"SELECT 1 /*!999999 , 3 */, '?'",
+		"SELECT /*+ BKA(t) */ ?",
+		"SELECT /*!*/ 1 -- ?",
+		// -- before a byte that is a space in one character set and not in
+		// another, and a NUL byte, which ends a line comment on MariaDB.
+		"SELECT 5 --\xa0'\n, ?",
+		"SELECT 5 --\x7f\n, ?",
+		"SELECT 5 # \x00 '\n, ?",
+		"SELECT '\x00', ?",
+		// A ? right after @ would be a user variable's quoted name, in
+		// which a backslash escapes nothing; after \ it would lose its quote.
+		"SELECT @?",
+		"SELECT @@?",
+		`SELECT \?`,
+	} {
+		for _, opts := range []Options{{}, {NoBackslashEscapes: true}, {ANSIQuotes: true}} {
+			got, err := Append([]byte("keep"), q, []driver.Value{"+ (SELECT 42) +"}, opts)
+			var qe *QueryError
+			if !errors.As(err, &qe) {
+				t.Errorf("Append(%q, %+v) = %q, %v; want a *QueryError", q, opts, got, err)
+				continue
+			}
+			if string(got) != "keep" {
+				t.Errorf("Append(%q) on error returned %q, want dst cut back", q, got)
+			}
+			if n, err := CountPlaceholders(q, opts); !errors.As(err, &qe) {
+				t.Errorf("CountPlaceholders(%q) = %d, %v; want a *QueryError", q, n, err)
+			}
+		}
+	}
+}
+
+// TestAcceptedBeforeExecutableComment checks the other side of the rule:
+// placeholders before the first executable comment are replaced, and the
+// comment and what follows it are copied unchanged when they hold no ?.
+func TestAcceptedBeforeExecutableComment(t *testing.T) {
+	tests := []struct{ query, want string }{
+		{"SELECT ? /*!40001 SQL_NO_CACHE */", "SELECT 1 /*!40001 SQL_NO_CACHE */"},
+		{"SELECT ?, '/*!' /*M!100000 , 'x' */", "SELECT 1, '/*!' /*M!100000 , 'x' */"},
+		{"SELECT ? -- /*! ?\n/*+ x */ 1", "SELECT 1 -- /*! ?\n/*+ x */ 1"},
+		{"SELECT ? /* /*! ? */ # /*!\n", "SELECT 1 /* /*! ? */ # /*!\n"},
+		{"SELECT ? /*!*/ \x00", "SELECT 1 /*!*/ \x00"},
+		{"SELECT ?, @ ?", "SELECT 1, @ 1"},
+	}
+	for _, tc := range tests {
+		n, err := CountPlaceholders(tc.query, Options{})
+		if err != nil {
+			t.Errorf("CountPlaceholders(%q): %v", tc.query, err)
+			continue
+		}
+		args := make([]driver.Value, n)
+		for i := range args {
+			args[i] = int64(1)
+		}
+		got, err := Append(nil, tc.query, args, Options{})
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Append(%q) = %q, %v; want %q", tc.query, got, err, tc.want)
+		}
+	}
+}
+
+// allocated returns the bytes f allocates on the heap.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestMaxSizeBoundsMemory pins issue 11 item 2: the limit is checked before
+// dst grows, and dst never grows past MaxSize, so hostile argument sizes
+// cannot make Append allocate (or a driver's per-connection buffer keep)
+// more than the limit.
+func TestMaxSizeBoundsMemory(t *testing.T) {
+	const limit = 1 << 20
+	opts := Options{MaxSize: limit}
+	huge := strings.Repeat("x", 256<<20)
+	eight := strings.Repeat("y", 8<<20)
+	many := make([]driver.Value, 64)
+	placeholders := strings.Repeat("?,", 63) + "?"
+	for i := range many {
+		many[i] = eight
+	}
+	quotes := strings.Repeat("'", 600<<10) // 600 KiB, 1.2 MiB escaped
+	tests := []struct {
+		name  string
+		query string
+		args  []driver.Value
+		opts  Options
+	}{
+		{"256 MiB string", "INSERT INTO t VALUES (?)", []driver.Value{huge}, opts},
+		{"256 MiB []byte", "INSERT INTO t VALUES (?)", []driver.Value{[]byte(huge[:len(huge)/2])}, opts},
+		{"64 strings of 8 MiB", "INSERT INTO t VALUES (" + placeholders + ")", many, opts},
+		{"escapes past the limit", "INSERT INTO t VALUES (?)", []driver.Value{quotes}, opts},
+		{"escapes past the limit, no backslashes", "INSERT INTO t VALUES (?)", []driver.Value{quotes}, Options{MaxSize: limit, NoBackslashEscapes: true}},
+		{"huge query text", "SELECT ?" + huge, []driver.Value{int64(1)}, opts},
+	}
+	for _, tc := range tests {
+		for _, prefix := range []int{0, 100} {
+			var got []byte
+			var err error
+			n := allocated(func() {
+				got, err = Append(make([]byte, prefix), tc.query, tc.args, tc.opts)
+			})
+			var se *SizeError
+			if !errors.As(err, &se) {
+				t.Errorf("%s: error %v, want a *SizeError", tc.name, err)
+			}
+			if n > 2<<20 {
+				t.Errorf("%s (dst of %d bytes): Append allocated %d bytes for a limit of %d", tc.name, prefix, n, limit)
+			}
+			if len(got) != prefix || cap(got) > prefix+limit {
+				t.Errorf("%s (dst of %d bytes): returned len %d cap %d, want len %d, cap at most %d", tc.name, prefix, len(got), cap(got), prefix, prefix+limit)
+			}
+		}
+	}
+	// A result that fits: dst grows to no more than the limit, however the
+	// estimate or escapes would have grown it.
+	for _, v := range []driver.Value{strings.Repeat("z", limit-100), strings.Repeat("'", limit/2-100), []byte(strings.Repeat("\n", limit/2-100))} {
+		got, err := Append(nil, "SELECT ?", []driver.Value{v}, opts)
+		if err != nil || len(got) > limit || cap(got) > limit {
+			t.Errorf("%T of %d bytes: len %d, cap %d, %v; want a result within %d bytes", v, len(argText(v)), len(got), cap(got), err, limit)
+		}
+		// Appending to a buffer that must grow as it goes.
+		got, err = Append(make([]byte, 10, 20), "SELECT ?", []driver.Value{v}, opts)
+		if err != nil || cap(got) > 10+limit {
+			t.Errorf("%T of %d bytes after 10: cap %d, %v; want at most %d", v, len(argText(v)), cap(got), err, 10+limit)
+		}
+	}
+}
+
+func argText(v driver.Value) []byte {
+	switch v := v.(type) {
+	case string:
+		return []byte(v)
+	case []byte:
+		return v
+	}
+	return nil
+}
+
+// TestOverlap pins issue 11 item 4: an argument or query in dst's spare
+// capacity would be overwritten before it is read (Append(buf[:0],
+// "SELECT ?", buf[:11]) gave "SELECT _binary'SELECT _bin'"): it is an
+// error, and nothing is written; memory before len(dst) may be read.
+func TestOverlap(t *testing.T) {
+	fresh := func() []byte {
+		buf := make([]byte, 64)
+		copy(buf, "SELECT 1234")
+		return buf
+	}
+	tests := []struct {
+		name string
+		call func(buf []byte) ([]byte, error)
+	}{
+		{"[]byte in dst's capacity", func(buf []byte) ([]byte, error) {
+			return Append(buf[:0], "SELECT ?", []driver.Value{buf[:11]}, Options{})
+		}},
+		{"json.RawMessage at the end of dst's capacity", func(buf []byte) ([]byte, error) {
+			return Append(buf[:0], "SELECT ?, ?", []driver.Value{int64(1), json.RawMessage(buf[60:64])}, Options{})
+		}},
+		{"[]byte just past dst's length", func(buf []byte) ([]byte, error) {
+			return Append(buf[:11], "SELECT ?", []driver.Value{buf[11:12]}, Options{})
+		}},
+		{"string made from dst with unsafe", func(buf []byte) ([]byte, error) {
+			return Append(buf[:0], "SELECT ?", []driver.Value{unsafe.String(&buf[0], 11)}, Options{})
+		}},
+	}
+	for _, tc := range tests {
+		buf := fresh()
+		got, err := tc.call(buf)
+		var ae *ArgError
+		if !errors.As(err, &ae) || !errors.Is(err, ErrOverlap) {
+			t.Errorf("%s: got %q, %v; want an *ArgError with ErrOverlap", tc.name, got, err)
+		}
+		if !bytes.Equal(buf, fresh()) {
+			t.Errorf("%s: dst was written: %q", tc.name, buf)
+		}
+	}
+	// The query itself, made from dst with unsafe.
+	buf := fresh()
+	var qe *QueryError
+	if got, err := Append(buf[:0], unsafe.String(&buf[0], 8), nil, Options{}); !errors.As(err, &qe) {
+		t.Errorf("query in dst's capacity: got %q, %v; want a *QueryError", got, err)
+	}
+	// Reading dst's contents is fine, and so is memory past its capacity.
+	buf = fresh()
+	got, err := Append(buf[:11], ", ?, ?", []driver.Value{buf[7:11], buf[:6:6]}, Options{})
+	if want := "SELECT 1234, _binary'1234', _binary'SELECT'"; err != nil || string(got) != want {
+		t.Errorf("arguments in dst's contents: %q, %v; want %q", got, err, want)
+	}
+	full := fresh()
+	got, err = Append(full[:8:8], "?", []driver.Value{full[8:11]}, Options{})
+	if want := "SELECT 1_binary'234'"; err != nil || string(got) != want {
+		t.Errorf("argument past dst's capacity: %q, %v; want %q", got, err, want)
+	}
+}
+
+// methaneArgsTyped fills args with methaneArgs, as a handler would from a
+// struct's fields.
+func methaneArgsTyped(args *Args, id int64, pi float64, t time.Time, b []byte, s string) {
+	args.Reset()
+	args.AddInt64(id)
+	args.AddFloat64(pi)
+	args.AddBool(false)
+	args.AddTime(t)
+	args.AddBytes(b)
+	args.AddString(s)
+}
+
+// TestAppendArgsAllocs checks issue 15 item 1: typed arguments, strings,
+// floats and large ints included, cost 0 allocations per query once the
+// Args and dst have grown, where boxing them into a []driver.Value costs
+// one each.
+func TestAppendArgsAllocs(t *testing.T) {
+	// Package variables (bench_test.go), so that boxing is not folded away.
+	id, pi, ts, b, s := benchID, benchPi, benchTime, benchBytes, benchStr
+	var args Args
+	var dst []byte
+	var err error
+	run := func() {
+		methaneArgsTyped(&args, id, pi, ts, b, s)
+		dst, err = AppendArgs(dst[:0], methaneQuery, &args, Options{})
+	}
+	run()
+	pooltest.WantAllocs(t, 0, run) // Reset, six Adds and AppendArgs
+	if err != nil || string(dst) != methaneWant {
+		t.Fatalf("AppendArgs = %q, %v", dst, err)
+	}
+	// The same values boxed per call: the cost AppendArgs avoids, one
+	// allocation each for the int64 above 255, the float64, the time, the
+	// []byte and the string.
+	vals := make([]driver.Value, 6)
+	pooltest.WantAllocs(t, 5, func() {
+		vals[0], vals[1], vals[2], vals[3], vals[4], vals[5] = id, pi, false, ts, b, s
+		dst, err = Append(dst[:0], methaneQuery, vals, Options{})
+	})
+	// Many arguments: the Args grows once, then never.
+	many := "SELECT " + strings.Repeat("?, ", 199) + "?"
+	pooltest.WantAllocs(t, 0, func() { // 200 arguments
+		args.Reset()
+		for i := range 100 {
+			args.AddInt64(id << (i % 20))
+			args.AddString(s[:i%len(s)])
+		}
+		dst, err = AppendArgs(dst[:0], many, &args, Options{NoBackslashEscapes: true})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestArgsReset checks that Reset drops what the list held, so that an
+// Args kept in a pool pins no caller's memory, and that it can be reused.
+func TestArgsReset(t *testing.T) {
+	var args Args
+	args.AddString("secret")
+	args.AddBytes([]byte("secret"))
+	args.AddTime(time.Now())
+	full := args.list[:cap(args.list)]
+	args.Reset()
+	if args.Len() != 0 {
+		t.Fatalf("Len after Reset = %d", args.Len())
+	}
+	for i, a := range full {
+		if a.s != "" || a.b != nil || a.t != (time.Time{}) {
+			t.Errorf("entry %d still holds %+v after Reset", i, a)
+		}
+	}
+	args.AddInt(7)
+	args.AddBytes(nil)
+	args.AddUint64(1 << 63)
+	args.AddBool(true)
+	if got, err := AppendArgs(nil, "SELECT ?, ?, ?, ?", &args, Options{}); err != nil || string(got) != "SELECT 7, NULL, 9223372036854775808, 1" {
+		t.Errorf("after Reset: %q, %v", got, err)
+	}
+	if got, err := AppendArgs(nil, "SELECT 1", nil, Options{}); err != nil || string(got) != "SELECT 1" {
+		t.Errorf("nil Args: %q, %v", got, err)
+	}
+	var ce *CountError
+	if _, err := AppendArgs(nil, "SELECT ?", nil, Options{}); !errors.As(err, &ce) {
+		t.Errorf("nil Args for one placeholder: %v, want a *CountError", err)
+	}
+	// Overlap is checked for typed arguments too.
+	buf := make([]byte, 0, 32)
+	buf = append(buf, "abc"...)
+	args.Reset()
+	args.AddBytes(buf[:3])
+	if _, err := AppendArgs(buf[:0], "SELECT ?", &args, Options{}); !errors.Is(err, ErrOverlap) {
+		t.Errorf("overlapping typed []byte: %v, want ErrOverlap", err)
+	}
+	args.Reset()
+	args.AddString(unsafe.String(&buf[0], 3))
+	if _, err := AppendArgs(buf[:0], "SELECT ?", &args, Options{}); !errors.Is(err, ErrOverlap) {
+		t.Errorf("overlapping typed string: %v, want ErrOverlap", err)
 	}
 }

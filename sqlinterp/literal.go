@@ -1,0 +1,383 @@
+package sqlinterp
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+	"unsafe"
+)
+
+// kind is the type of an argument's value.
+type kind uint8
+
+const (
+	kindNull kind = iota
+	kindInt
+	kindUint
+	kindFloat
+	kindBool
+	kindTime
+	kindString
+	kindBytes // written _binary'…'
+	kindJSON  // json.RawMessage, written '…'
+)
+
+// arg is one argument of an Args, unboxed.
+type arg struct {
+	kind kind
+	n    uint64 // kindInt (as uint64), kindUint, kindFloat (its bits), kindBool (0 or 1)
+	s    string // kindString
+	b    []byte // kindBytes, kindJSON
+	t    time.Time
+}
+
+// sizes returns the fewest bytes a's literal can take (strings without
+// escapes, numbers of one digit) and an estimate that is exact for
+// numbers and leaves an eighth of slack for escapes in strings.
+func (a *arg) sizes() (least, estimate int) {
+	switch a.kind {
+	case kindNull:
+		return len("NULL"), len("NULL")
+	case kindInt, kindUint:
+		return 1, 20
+	case kindFloat:
+		return 1, 24
+	case kindBool:
+		return 1, 1
+	case kindTime:
+		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'")
+	case kindString:
+		return len(a.s) + 2, len(a.s) + len(a.s)/8 + 2
+	case kindBytes:
+		return len(a.b) + len("_binary''"), len(a.b) + len(a.b)/8 + len("_binary''")
+	}
+	return len(a.b) + 2, len(a.b) + len(a.b)/8 + 2 // kindJSON
+}
+
+// valueSizes is sizes for a driver.Value, which also returns the bytes of
+// a string, []byte or json.RawMessage, for the overlap check; a type without
+// a literal fails later, when it is written.
+func valueSizes(v driver.Value) (least, estimate int, data *byte, size int) {
+	switch v := v.(type) {
+	case nil:
+		return len("NULL"), len("NULL"), nil, 0
+	case int64, uint64:
+		return 1, 20, nil, 0
+	case float64:
+		return 1, 24, nil, 0
+	case bool:
+		return 1, 1, nil, 0
+	case time.Time:
+		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'"), nil, 0
+	case string:
+		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.StringData(v), len(v)
+	case []byte:
+		if v == nil {
+			return len("NULL"), len("NULL"), nil, 0
+		}
+		return len(v) + len("_binary''"), len(v) + len(v)/8 + len("_binary''"), unsafe.SliceData(v), len(v)
+	case json.RawMessage:
+		if v == nil {
+			return len("NULL"), len("NULL"), nil, 0
+		}
+		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.SliceData(v), len(v)
+	}
+	return 0, 0, nil, 0
+}
+
+// appendValue appends v as a literal; start is where the output of this
+// call began, for the size limit, and index is the argument's position, for
+// errors. It and appendLiteral share the writers below, one per type.
+func appendValue(dst []byte, start int, v driver.Value, index int, o *Options) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return appendNull(dst, start, o)
+	case int64:
+		return appendInt(dst, start, v, o)
+	case uint64:
+		return appendUint(dst, start, v, o)
+	case float64:
+		return appendFloat(dst, start, v, index, o)
+	case bool:
+		return appendBool(dst, start, v, o)
+	case time.Time:
+		return appendTimeArg(dst, start, v, index, o)
+	case string:
+		return appendQuoted(dst, start, "'", v, o)
+	case []byte:
+		if v == nil {
+			return appendNull(dst, start, o)
+		}
+		return appendQuoted(dst, start, "_binary'", v, o)
+	case json.RawMessage:
+		if v == nil {
+			return appendNull(dst, start, o)
+		}
+		return appendQuoted(dst, start, "'", v, o)
+	}
+	return dst, &ArgError{Index: index, Type: typeName(v), Err: ErrArgType}
+}
+
+// appendLiteral is appendValue for an argument of an Args.
+func appendLiteral(dst []byte, start int, a *arg, index int, o *Options) ([]byte, error) {
+	switch a.kind {
+	case kindInt:
+		return appendInt(dst, start, int64(a.n), o)
+	case kindUint:
+		return appendUint(dst, start, a.n, o)
+	case kindFloat:
+		return appendFloat(dst, start, math.Float64frombits(a.n), index, o)
+	case kindBool:
+		return appendBool(dst, start, a.n != 0, o)
+	case kindTime:
+		return appendTimeArg(dst, start, a.t, index, o)
+	case kindString:
+		return appendQuoted(dst, start, "'", a.s, o)
+	case kindBytes:
+		return appendQuoted(dst, start, "_binary'", a.b, o)
+	case kindJSON:
+		return appendQuoted(dst, start, "'", a.b, o)
+	}
+	return appendNull(dst, start, o)
+}
+
+// fits reports whether a literal of at most n bytes can be appended to dst
+// directly: always without a limit (append's own growth is fine then), and
+// under Options.MaxSize when it fits both dst's capacity and the limit.
+// Otherwise the literal is formatted on the stack first and appended by
+// appendFixed, which knows its exact length before dst grows.
+func fits(dst []byte, start, n int, o *Options) bool {
+	return o.MaxSize <= 0 || cap(dst)-len(dst) >= n && len(dst)-start+n <= o.MaxSize
+}
+
+// appendFixed appends lit, a literal formatted on the stack.
+func appendFixed(dst []byte, start int, lit []byte, o *Options) ([]byte, error) {
+	dst, err := room(dst, start, len(lit), o)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, lit...), nil
+}
+
+func appendNull(dst []byte, start int, o *Options) ([]byte, error) {
+	return appendFixed(dst, start, []byte("NULL"), o)
+}
+
+func appendBool(dst []byte, start int, v bool, o *Options) ([]byte, error) {
+	if v {
+		return appendFixed(dst, start, []byte{'1'}, o)
+	}
+	return appendFixed(dst, start, []byte{'0'}, o)
+}
+
+func appendInt(dst []byte, start int, v int64, o *Options) ([]byte, error) {
+	if fits(dst, start, len("-9223372036854775808"), o) {
+		return strconv.AppendInt(dst, v, 10), nil
+	}
+	var tmp [20]byte
+	return appendFixed(dst, start, strconv.AppendInt(tmp[:0], v, 10), o)
+}
+
+func appendUint(dst []byte, start int, v uint64, o *Options) ([]byte, error) {
+	if fits(dst, start, len("18446744073709551615"), o) {
+		return strconv.AppendUint(dst, v, 10), nil
+	}
+	var tmp [20]byte
+	return appendFixed(dst, start, strconv.AppendUint(tmp[:0], v, 10), o)
+}
+
+func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byte, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return dst, &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(v, 'g', -1, 64) + " has no SQL literal"}
+	}
+	if fits(dst, start, len("-2.2250738585072014e-308"), o) {
+		return strconv.AppendFloat(dst, v, 'g', -1, 64), nil
+	}
+	var tmp [24]byte
+	return appendFixed(dst, start, strconv.AppendFloat(tmp[:0], v, 'g', -1, 64), o)
+}
+
+func appendTimeArg(dst []byte, start int, v time.Time, index int, o *Options) ([]byte, error) {
+	var lit []byte
+	var err error
+	if fits(dst, start, len("'2006-01-02 15:04:05.000000'"), o) {
+		dst, err = appendTime(dst, v, o.Location)
+	} else {
+		var tmp [28]byte
+		if lit, err = appendTime(tmp[:0], v, o.Location); err == nil {
+			return appendFixed(dst, start, lit, o)
+		}
+	}
+	if err != nil {
+		return dst, &ArgError{Index: index, Type: "time.Time", Err: ErrArgValue, Detail: err.Error()}
+	}
+	return dst, nil
+}
+
+// appendQuoted appends open, s escaped and a closing quote.
+func appendQuoted[S ~string | ~[]byte](dst []byte, start int, open string, s S, o *Options) ([]byte, error) {
+	if o.MaxSize > 0 {
+		n := len(open) + len(s) + 1 // without escapes
+		if len(dst)-start+n > o.MaxSize {
+			return dst, &SizeError{Max: o.MaxSize}
+		}
+		// Growing as append does could pass the limit: unless even one
+		// escape per byte fits, count them and grow for the exact size.
+		if cap(dst)-len(dst) < n+len(s) {
+			var err error
+			if dst, err = room(dst, start, n+countEscapes(s, o.NoBackslashEscapes), o); err != nil {
+				return dst, err
+			}
+		}
+	}
+	dst = append(dst, open...)
+	dst = appendEscaped(dst, s, o.NoBackslashEscapes)
+	return append(dst, '\''), nil
+}
+
+// room returns dst with room for n more bytes, or a *SizeError when they
+// would take this call's output, begun at start, past o.MaxSize: the limit
+// is checked before dst grows.
+func room(dst []byte, start, n int, o *Options) ([]byte, error) {
+	if o.MaxSize <= 0 && cap(dst)-len(dst) >= n { // the common case, inlined
+		return dst, nil
+	}
+	return roomSlow(dst, start, n, o)
+}
+
+func roomSlow(dst []byte, start, n int, o *Options) ([]byte, error) {
+	if o.MaxSize > 0 && len(dst)-start+n > o.MaxSize {
+		return dst, &SizeError{Max: o.MaxSize}
+	}
+	if cap(dst)-len(dst) >= n {
+		return dst, nil
+	}
+	return grow(dst, start, n, o), nil
+}
+
+// grow returns a copy of dst with room for n more bytes, doubling its
+// capacity when that is more, but never past start+o.MaxSize, which the
+// caller has checked len(dst)+n does not exceed.
+func grow(dst []byte, start, n int, o *Options) []byte {
+	c := max(2*cap(dst), len(dst)+n)
+	if o.MaxSize > 0 {
+		c = min(c, start+o.MaxSize)
+	}
+	d := make([]byte, len(dst), c)
+	copy(d, dst)
+	return d
+}
+
+// backslashEscapes maps each byte that needs a backslash escape in a MySQL
+// string literal to the letter after the backslash, the others to 0. These
+// are the bytes mysql_real_escape_string escapes: only ', " and \ are
+// required, NUL, \n, \r and \x1a (Ctrl-Z, end of file on Windows) are
+// escaped so that the query text survives logs and terminals.
+var backslashEscapes = [256]byte{
+	0:      '0',
+	'\n':   'n',
+	'\r':   'r',
+	'\x1a': 'Z',
+	'\'':   '\'',
+	'"':    '"',
+	'\\':   '\\',
+}
+
+// countEscapes returns how many bytes appendEscaped adds to s: one per byte
+// that gets a backslash or is a doubled quote.
+func countEscapes[S ~string | ~[]byte](s S, noBackslash bool) int {
+	n := 0
+	if noBackslash {
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\'' {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 0; i < len(s); i++ {
+		if backslashEscapes[s[i]] != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// appendEscaped appends the contents of a '…' literal holding s. One
+// generic function serves string and []byte: each gets its own compiled
+// copy, so neither converts to the other (which would allocate).
+func appendEscaped[S ~string | ~[]byte](dst []byte, s S, noBackslash bool) []byte {
+	last := 0
+	if noBackslash {
+		// Only the quote is special: double it.
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\'' {
+				dst = append(dst, s[last:i+1]...)
+				dst = append(dst, '\'')
+				last = i + 1
+			}
+		}
+		return append(dst, s[last:]...)
+	}
+	for i := 0; i < len(s); i++ {
+		if e := backslashEscapes[s[i]]; e != 0 {
+			dst = append(dst, s[last:i]...)
+			dst = append(dst, '\\', e)
+			last = i + 1
+		}
+	}
+	return append(dst, s[last:]...)
+}
+
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// appendTime appends t as a quoted DATETIME literal in loc (UTC when nil).
+func appendTime(dst []byte, t time.Time, loc *time.Location) ([]byte, error) {
+	if t.IsZero() {
+		return append(dst, "'0000-00-00'"...), nil
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	t = t.In(loc)
+	year, month, day := t.Date()
+	if year < 1 || year > 9999 {
+		return dst, yearError(year)
+	}
+	hour, min, sec := t.Clock()
+	y1, y2 := 2*(year/100), 2*(year%100)
+	mo, d := 2*int(month), 2*day
+	h, mi, s := 2*hour, 2*min, 2*sec
+	dst = append(dst, '\'',
+		digitPairs[y1], digitPairs[y1+1], digitPairs[y2], digitPairs[y2+1], '-',
+		digitPairs[mo], digitPairs[mo+1], '-',
+		digitPairs[d], digitPairs[d+1], ' ',
+		digitPairs[h], digitPairs[h+1], ':',
+		digitPairs[mi], digitPairs[mi+1], ':',
+		digitPairs[s], digitPairs[s+1])
+	if micro := t.Nanosecond() / 1000; micro != 0 {
+		a, b, c := 2*(micro/10000), 2*(micro/100%100), 2*(micro%100)
+		dst = append(dst, '.',
+			digitPairs[a], digitPairs[a+1],
+			digitPairs[b], digitPairs[b+1],
+			digitPairs[c], digitPairs[c+1])
+	}
+	return append(dst, '\''), nil
+}
+
+type yearError int
+
+func (y yearError) Error() string {
+	return "year " + strconv.Itoa(int(y)) + " is outside the DATETIME range 1 to 9999"
+}
