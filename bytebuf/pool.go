@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/poolkit/poolkit/internal/check"
 )
 
 // MaxRetainedCap is the largest buffer capacity, in bytes, that any Pool
@@ -62,6 +64,7 @@ const (
 // MaxRetainedCap are dropped.
 type Pool struct {
 	noCopy noCopy
+	chk    poolCheck // empty unless built with -tags poolkitcheck
 
 	buffers sync.Pool // *Buffer
 
@@ -104,6 +107,9 @@ type Pool struct {
 // The buffer belongs to the caller until it is passed to Put. Do not Put it
 // while anything still uses its Bytes.
 func (p *Pool) Get() *Buffer {
+	if check.Enabled {
+		return p.checkedGet()
+	}
 	return p.get((*sync.Pool).Get, (*Pool).newBuffer)
 }
 
@@ -142,6 +148,10 @@ func (p *Pool) newBuffer() *Buffer {
 // After Put the caller must not use b again, nor any slice returned by its
 // Bytes method: the next Get, possibly on another goroutine, owns it.
 func (p *Pool) Put(b *Buffer) {
+	if check.Enabled {
+		p.checkedPut(b)
+		return
+	}
 	p.put(b, (*sync.Pool).Put, (*Pool).putSlow)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
@@ -246,6 +247,7 @@ func TestPoolMemoryBound(t *testing.T) {
 // TestPoolGC checks the victim cache: a pooled buffer survives one garbage
 // collection and is gone after two more.
 func TestPoolGC(t *testing.T) {
+	pooltest.SkipIfChecked(t) // checked mode holds buffers itself, out of the GC's reach
 	pooltest.PinGC(t)
 	var p bytebuf.Pool
 	kept := map[*bytebuf.Buffer]bool{}
@@ -319,7 +321,7 @@ func TestPoolAllocs(t *testing.T) {
 func TestPoolConcurrentOwnership(t *testing.T) {
 	const goroutines = 16
 	iters := 2000
-	if testing.Short() {
+	if testing.Short() || check.Enabled { // a checked Put costs an mprotect system call
 		iters = 200
 	}
 	var p bytebuf.Pool

@@ -10,6 +10,9 @@ import "time"
 // the ends of the int64 range where the time package's own calendar
 // arithmetic wraps around.
 //
+// A Time holds no bytes that dst could overlap: whatever dst holds stays,
+// and the text goes after len(dst).
+//
 // It works out the calendar date from the Unix time once, and writes every
 // field digit by digit, so it allocates nothing and does less work than
 // calling t.Date and t.Clock, which each convert the time again.

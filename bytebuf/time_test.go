@@ -150,3 +150,35 @@ func TestAppendRFC3339Allocs(t *testing.T) {
 		b.AppendTimeNano(tm.UTC())
 	})
 }
+
+// TestAppendRFC3339RandomZones compares with time.Format over random
+// instants in zones of random offset: within a day, within 1,000 hours
+// either way (offsets of 100 hours or more are written with three or more
+// digits) and anywhere in the int32 range, which time.FixedZone accepts.
+func TestAppendRFC3339RandomZones(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3339, 2))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for i := range n {
+		var offset int
+		switch i % 3 {
+		case 0:
+			offset = rng.IntN(2*86400+1) - 86400
+		case 1:
+			offset = rng.IntN(2000*3600+1) - 1000*3600
+		default:
+			offset = int(int32(rng.Uint32()))
+		}
+		sec := -62167219200 + rng.Int64N(253402300799+62167219200) // years 0-9999
+		if i%10 == 0 {
+			sec = int64(rng.Uint64()) // any instant, where the calendar wraps
+		}
+		ns := int64(0)
+		if rng.IntN(2) == 1 {
+			ns = rng.Int64N(1e9)
+		}
+		checkTime(t, time.Unix(sec, ns).In(time.FixedZone("R", offset)))
+	}
+}

@@ -17,6 +17,23 @@
 // anything that aliases it: the bytes returned by a buffer's Bytes method, a
 // slice re-sliced from a pooled slice, a field of a pooled struct. Copy what
 // you need out before Put.
+//
+// # Checked mode
+//
+// Built with -tags poolkitcheck, a Put of a value the pool already holds
+// panics, naming the first Put's file:line, and a write to a pooled value
+// after its Put is reported, naming the Put, when the value leaves the
+// pool or at the latest 128 Gets and Puts later: Put checksums the memory
+// the value owns (the pointee of a pointer T, a slice's backing array up
+// to its capacity, and the backing arrays of the slices in those; not what
+// pointers further down point at, which may be shared) after the reset,
+// and the pool
+// holds the last 256 values Put back from reuse (fewer when what they
+// reach passes 16 MiB). The values come from the
+// user's New, on the Go heap, so a read after Put is not caught. Values
+// are identified for the double-Put check by their pointer, a slice by
+// its backing array, a struct by its first slice field; numbers, strings,
+// functions and interfaces are not. See the README's "Checked mode".
 package pool
 
 import (
@@ -24,6 +41,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/check"
 )
 
 // Pool is a set of reusable values of type T, safe for concurrent use.
@@ -48,6 +67,7 @@ import (
 // a pointer, and a pointer pool with a reset function about twice.
 type Pool[T any] struct {
 	noCopy noCopy
+	chk    checkState[T] // empty unless built with -tags poolkitcheck
 
 	// mode is shapeUnknown until the first use works out how T is
 	// stored, then shapePointer or shapeBoxed, with hooksBit set when the
@@ -80,6 +100,9 @@ const (
 
 	shapeMask uint32 = 3
 	hooksBit  uint32 = 4
+	// nilBit marks a boxed T that has a nil value, a slice or an
+	// interface, whose first word is nil exactly when the value is nil.
+	nilBit uint32 = 8
 )
 
 // Option configures a Pool made by New.
@@ -132,6 +155,9 @@ func New[T any](newFn func() T, opts ...Option[T]) *Pool[T] {
 // from the pool were reset by Put when the pool has a reset function; values
 // made by New are as New made them.
 func (p *Pool[T]) Get() T {
+	if check.Enabled {
+		return p.checkedGet()
+	}
 	return get(p, (*sync.Pool).Get, slowPath[T].getSlow)
 }
 
@@ -181,14 +207,21 @@ func (p *Pool[T]) getSlow() T {
 	return v
 }
 
-// Put hands v back to the pool for reuse. Put of a nil pointer, map,
-// channel or function is a no-op.
+// Put hands v back to the pool for reuse. Put of a nil value (a nil
+// pointer, map, channel, function, slice or interface) is a no-op, so that
+// the next Get calls New rather than hand out a nil; so is a reset that
+// returns nil. Zero values of other types, such as a zero struct or 0, are
+// values like any other and are kept.
 //
 // After Put the caller must not use v again, nor anything that aliases it
 // (bytes returned by its Bytes method, slices of it, its fields): the next
 // Get, possibly on another goroutine, owns it. Copy out what you still need
 // before calling Put.
 func (p *Pool[T]) Put(v T) {
+	if check.Enabled {
+		p.checkedPut(v)
+		return
+	}
 	put(p, v, (*sync.Pool).Put, slowPath[T].putSlow)
 }
 
@@ -206,8 +239,10 @@ func put[T any](p *Pool[T], v T, poolPut func(*sync.Pool, any), slow func(slowPa
 // putSlow is Put for pools that are not yet set up, have hooks or box
 // their values.
 func (p *Pool[T]) putSlow(v T) {
-	shape := p.modeOf() & shapeMask
-	if shape == shapePointer && isNilPointer(&v) {
+	mode := p.modeOf()
+	shape := mode & shapeMask
+	canBeNil := shape == shapePointer || mode&nilBit != 0
+	if canBeNil && isNilPointer(&v) {
 		return
 	}
 	if p.stats != nil {
@@ -222,12 +257,13 @@ func (p *Pool[T]) putSlow(v T) {
 	if p.reset != nil {
 		v = p.reset(v)
 	}
+	// A reset that returns nil must not put a nil into the sync.Pool:
+	// Get would hand it out instead of calling New.
+	if canBeNil && isNilPointer(&v) {
+		return
+	}
 	if shape == shapePointer {
-		// A reset that returns nil must not put a typed nil into the
-		// sync.Pool: Get would hand it out instead of calling New.
-		if !isNilPointer(&v) {
-			p.values.Put(v)
-		}
+		p.values.Put(v)
 		return
 	}
 	box, _ := p.boxes.Get().(*T)
@@ -296,6 +332,8 @@ func (p *Pool[T]) initMode() uint32 {
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func:
 		m = shapePointer
+	case reflect.Slice, reflect.Interface:
+		m |= nilBit
 	}
 	if p.hooks {
 		m |= hooksBit
@@ -316,12 +354,15 @@ func dataWord[T any](x any) T {
 	return *(*T)(unsafe.Pointer(&(*eface)(unsafe.Pointer(&x)).data))
 }
 
-// isNilPointer reports whether *v, whose type is pointer-shaped, is nil.
+// isNilPointer reports whether *v, whose type is pointer-shaped, a slice
+// or an interface, is nil.
 //
-// It reads the value as one machine pointer: that is the representation the
-// Go runtime uses for pointers, maps, channels, functions and
-// unsafe.Pointer, the kinds initMode classifies as shapePointer, which is
-// the only case in which this is called.
+// It reads the value's first word as one machine pointer. That word is the
+// value itself for pointers, maps, channels, functions and unsafe.Pointer
+// (the kinds initMode classifies as shapePointer), a slice's data pointer
+// (nil only for a nil slice; an empty non-nil slice points at something)
+// and an interface's type word (nil only for a nil interface). Those are
+// the only cases in which this is called.
 func isNilPointer[T any](v *T) bool {
 	return *(*unsafe.Pointer)(unsafe.Pointer(v)) == nil
 }

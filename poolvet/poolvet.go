@@ -10,7 +10,7 @@
 //	useafterput  a pooled value, or memory aliasing it, used after Put (check 3)
 //	getreset     a pooled value written to before it is reset (check 4)
 //	dirtydecode  decoding into a pooled value that was not zeroed (check 5)
-//	poolcopy     pools copied by copy, append, sends, slices/maps/sort (check 6)
+//	poolcopy     pools copied by copy, append, sends, *p, slices/maps/sort (check 6)
 //	retention    buffers grown from input and kept whatever their size (check 7, opt-in)
 //	getnoput     a pooled value dropped on a return path without Put (check 8)
 //

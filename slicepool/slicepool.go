@@ -12,6 +12,20 @@
 // allocating, and rebuilds the slice on Get. That is one sync.Pool
 // operation per Get and per Put, as cheap as the header write-back pattern,
 // with no boxes for the caller to manage.
+//
+// # Checked mode
+//
+// Built with -tags poolkitcheck, Get makes the slices of pointer-free
+// element types in their own page-aligned mappings (syscall.Mmap), which
+// Put makes inaccessible (mprotect PROT_NONE) until a Get hands them out
+// again, so a read or write through a slice after its Put faults at that
+// instruction; a pool holds up to 64 slices per size class back from
+// reuse to keep them faulting. Slices of element types with pointers, and
+// slices the pool did not make, are checksummed at Put instead, and a
+// write after Put is reported when the slice leaves the pool or within 128
+// Gets and Puts. A second Put of the same slice panics, naming the first.
+// Other systems than Linux poison the pointer-free slices instead of
+// protecting them: writes are reported, reads see 0xDB bytes.
 package slicepool
 
 import (
@@ -20,6 +34,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/check"
 )
 
 // DefaultMaxCap is the largest capacity, in elements, that the zero Pool
@@ -38,6 +54,7 @@ const minClass = 4
 // copied after first use.
 type Pool[E any] struct {
 	noCopy noCopy
+	chk    poolCheck[E] // empty unless built with -tags poolkitcheck
 
 	// MaxCap is the largest capacity, in elements, that Put keeps; zero
 	// means DefaultMaxCap. It is rounded up to a power of two, the size of
@@ -69,6 +86,9 @@ type Pool[E any] struct {
 // beyond the length are zero when E holds pointers (Put cleared them) and
 // may hold old data otherwise.
 func (p *Pool[E]) Get(n int) []E {
+	if check.Enabled {
+		return p.checkedGet(n)
+	}
 	info := p.info.Load()
 	if info == 0 {
 		info = p.init()
@@ -96,6 +116,10 @@ func (p *Pool[E]) Get(n int) []E {
 // After Put the caller must not use s again, nor any slice sharing its
 // backing array: the next Get, possibly on another goroutine, owns it.
 func (p *Pool[E]) Put(s []E) {
+	if check.Enabled {
+		p.checkedPut(s)
+		return
+	}
 	info := p.info.Load()
 	if info == 0 {
 		info = p.init()

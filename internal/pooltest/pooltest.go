@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/allocs"
+	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/race"
 )
 
@@ -34,6 +35,17 @@ func SkipIfRace(t testing.TB) {
 	t.Helper()
 	if race.Enabled {
 		t.Skip("sync.Pool drops Puts at random under -race")
+	}
+	SkipIfChecked(t)
+}
+
+// SkipIfChecked skips the same tests in checked mode (-tags poolkitcheck):
+// its pools hold every Put value back in a quarantine before handing it
+// out again, and its bookkeeping allocates.
+func SkipIfChecked(t testing.TB) {
+	t.Helper()
+	if check.Enabled {
+		t.Skip("checked mode (-tags poolkitcheck) holds values Put in a quarantine and allocates")
 	}
 }
 

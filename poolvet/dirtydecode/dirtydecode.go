@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	st := &state{pass: pass, pc: pc, ins: ins, zeroes: map[types.Object]bool{}}
+	st.sc = &flow.Scanner{Info: pass.TypesInfo, Assign: st.assignEvent, Call: st.callEvent}
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get || c.Pool == nil || (c.Kind != poolcall.SyncPool && c.Kind != poolcall.KitPool) {
 			continue
@@ -95,6 +96,7 @@ type state struct {
 	pc     *poolcall.Info
 	ins    *inspector.Inspector
 	zeroes map[types.Object]bool
+	sc     *flow.Scanner
 }
 
 // poolZeroes reports whether every Put of get's pool zeroes the value
@@ -109,7 +111,7 @@ func (st *state) poolZeroes(get *poolcall.Call) bool {
 		z = true // its reset function (WithReset) is not followed: stay quiet
 	} else {
 		for _, c := range st.pc.Calls {
-			if c.Op == poolcall.Put && c.Pool == get.Pool && !st.putZeroes(c, 0) {
+			if c.Op == poolcall.Put && c.Pool == get.Pool && !st.putZeroes(c) {
 				z = false
 				break
 			}
@@ -119,39 +121,19 @@ func (st *state) poolZeroes(get *poolcall.Call) bool {
 	return z
 }
 
-func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
-	if put.Wrapper != nil {
-		w := st.pc.Wrappers[put.Wrapper]
-		if w == nil || w.Inner == nil || depth > 4 {
-			return true
-		}
-		return st.putZeroes(w.Inner, depth+1)
-	}
-	info := st.pass.TypesInfo
-	if put.Value == nil {
+func (st *state) putZeroes(put *poolcall.Call) bool {
+	put = st.pc.Unwrap(put)
+	if put == nil {
 		return true
 	}
-	v := flow.Unconvert(info, put.Value)
-	id, ok := v.(*ast.Ident)
+	x, stmt, ok := poolcall.PutValueVar(st.pass.TypesInfo, st.ins, put, false)
 	if !ok {
-		return true
-	}
-	x, ok := info.ObjectOf(id).(*types.Var)
-	if !ok {
-		return true
-	}
-	cur, ok := st.ins.Root().FindNode(put.Call)
-	if !ok {
-		return true
-	}
-	stmt := cur.Parent()
-	if _, ok := stmt.Node().(ast.Stmt); !ok {
 		return true
 	}
 	for _, s := range flow.Preceding(stmt) {
 		zeroed := false
-		st.scan(s, x, func(ev event) bool {
-			if ev.kind == evZero {
+		st.sc.Scan(s, x, func(ev flow.Event) bool {
+			if ev.Kind == flow.Clear {
 				zeroed = true
 				return false
 			}
@@ -164,88 +146,34 @@ func (st *state) putZeroes(put *poolcall.Call, depth int) bool {
 	return false
 }
 
-const (
-	evZero   = iota + 1 // the whole value is zeroed or overwritten
-	evDecode            // a decoder writes into it
-	evStop              // it escapes to code we cannot see, or is reassigned
-)
-
-type event struct {
-	kind int
-	call *ast.CallExpr // the decoding call
-	name string        // the decoder, for messages
-}
-
-// scan reports events on x in n in source order until f returns false.
-func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) {
+// assignEvent classifies the left-hand sides of an assignment for scan.
+func (st *state) assignEvent(n *ast.AssignStmt, x *types.Var, emit func(flow.Event)) {
 	info := st.pass.TypesInfo
-	goOn := true
-	emit := func(ev event) {
-		if goOn && !f(ev) {
-			goOn = false
+	for i, l := range n.Lhs {
+		l = ast.Unparen(l)
+		switch {
+		case flow.IsVar(info, l, x):
+			emit(flow.Event{Kind: flow.Escape}) // x reassigned
+		case isDeref(info, l, x):
+			emit(flow.Event{Kind: flow.Clear}) // *x = T{}
+		case flow.Mentions(info, l, x):
+			// x.f = v, x[k] = v: partial writes, neither zero nor escape.
+		default:
+			if len(n.Lhs) == len(n.Rhs) && flow.IsVar(info, n.Rhs[i], x) {
+				emit(flow.Event{Kind: flow.Escape}) // stored elsewhere
+			}
 		}
 	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		if !goOn {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			if flow.Mentions(info, n, x) {
-				emit(event{kind: evStop})
-			}
-			return false
-		case *ast.AssignStmt:
-			for _, r := range n.Rhs {
-				st.scan(r, x, func(ev event) bool { emit(ev); return true })
-			}
-			for i, l := range n.Lhs {
-				l = ast.Unparen(l)
-				switch {
-				case flow.IsVar(info, l, x):
-					emit(event{kind: evStop}) // x reassigned
-				case isDeref(info, l, x):
-					emit(event{kind: evZero}) // *x = T{}
-				case flow.Mentions(info, l, x):
-					// x.f = v, x[k] = v: partial writes, neither zero nor escape.
-				default:
-					if len(n.Lhs) == len(n.Rhs) && flow.IsVar(info, n.Rhs[i], x) {
-						emit(event{kind: evStop}) // stored elsewhere
-					}
-				}
-			}
-			return false
-		case *ast.CallExpr:
-			return st.callEvent(n, x, emit)
-		case *ast.SelectorExpr:
-			if sel := info.Selections[n]; sel != nil && sel.Kind() == types.FieldVal && rootedAt(info, n.X, x) {
-				return false // reading a field
-			}
-		case *ast.StarExpr:
-			if flow.IsVar(info, n.X, x) {
-				return false
-			}
-		case *ast.BinaryExpr:
-			if (n.Op == token.EQL || n.Op == token.NEQ) && (flow.IsVar(info, n.X, x) || flow.IsVar(info, n.Y, x)) {
-				return false
-			}
-		case *ast.Ident:
-			if info.ObjectOf(n) == x {
-				emit(event{kind: evStop})
-			}
-		}
-		return true
-	})
 }
 
-func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) bool {
+func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(flow.Event)) bool {
 	info := st.pass.TypesInfo
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
 			case "clear":
 				if len(call.Args) == 1 && (flow.IsVar(info, call.Args[0], x) || isDeref(info, call.Args[0], x)) {
-					emit(event{kind: evZero})
+					emit(flow.Event{Kind: flow.Clear})
 					return false
 				}
 			case "len":
@@ -267,10 +195,10 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 			arg = ast.Unparen(u.X)
 		}
 		if flow.IsVar(info, arg, x) {
-			emit(event{kind: evDecode, call: call, name: decoderName(fn)})
+			emit(flow.Event{Kind: flow.Write, Call: call, Name: decoderName(fn)})
 			for j, a := range call.Args {
 				if j != i {
-					st.scan(a, x, func(ev event) bool { emit(ev); return true })
+					st.sc.Scan(a, x, func(ev flow.Event) bool { emit(ev); return true })
 				}
 			}
 			return false
@@ -278,11 +206,11 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && flow.IsVar(info, sel.X, x) || ok && isDeref(info, sel.X, x) {
 		if fn.Name() == "Reset" {
-			emit(event{kind: evZero})
+			emit(flow.Event{Kind: flow.Clear})
 			return false
 		}
 		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-			emit(event{kind: evStop}) // a method may zero it
+			emit(flow.Event{Kind: flow.Escape}) // a method may zero it
 			return false
 		}
 	}
@@ -308,34 +236,24 @@ func decoderName(fn *types.Func) string {
 
 // check reports the first decode into b.X not preceded by a zeroing.
 func (st *state) check(get *poolcall.Call, b *poolcall.Binding) {
-	for _, s := range b.Rest {
-		done := false
-		st.scan(s, b.X, func(ev event) bool {
-			switch ev.kind {
-			case evZero, evStop:
-				done = true
-			case evDecode:
-				st.report(get, b, ev)
-				done = true
-			}
-			return !done
-		})
-		if done {
-			return
+	st.sc.ScanList(b.Rest, b.X, func(ev flow.Event) bool {
+		if ev.Kind == flow.Write {
+			st.report(get, b, ev)
 		}
-	}
+		return false
+	})
 }
 
-func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev event) {
+func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev flow.Event) {
 	pass := st.pass
 	what := "fields absent from the input keep the previous user's values"
 	if !isPtr(b.X.Type()) || isMapPtr(b.X.Type()) {
 		what = "keys absent from the input keep the previous user's entries"
 	}
 	diag := analysis.Diagnostic{
-		Pos: ev.call.Pos(), End: ev.call.End(),
+		Pos: ev.Call.Pos(), End: ev.Call.End(),
 		Message: fmt.Sprintf("dirty decode: %s decodes into %s, taken from %s on line %d and not zeroed: %s",
-			ev.name, b.X.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
+			ev.Name, b.X.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
 	}
 	if text := st.zeroText(b); text != "" {
 		pos := pass.Fset.Position(b.Stmt.Pos())
@@ -429,23 +347,4 @@ func isMapPtr(t types.Type) bool {
 func isDeref(info *types.Info, e ast.Expr, x *types.Var) bool {
 	s, ok := ast.Unparen(e).(*ast.StarExpr)
 	return ok && flow.IsVar(info, s.X, x)
-}
-
-// rootedAt reports whether e is x, *x or a field path below them.
-func rootedAt(info *types.Info, e ast.Expr, x *types.Var) bool {
-	for {
-		switch v := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			return info.ObjectOf(v) == x
-		case *ast.StarExpr:
-			e = v.X
-		case *ast.SelectorExpr:
-			if sel := info.Selections[v]; sel == nil || sel.Kind() != types.FieldVal {
-				return false
-			}
-			e = v.X
-		default:
-			return false
-		}
-	}
 }

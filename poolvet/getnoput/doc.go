@@ -19,6 +19,16 @@
 // log.Fatal are not reported, nor are functions that defer the Put or
 // refer to the value from a closure.
 //
+// In a loop, a continue (or a break, when the value is declared in the
+// loop) that leaves the iteration holding the value before it is put back
+// or handed on is reported at the continue or break. And a Get from a
+// pool nothing in the package puts back into (an unexported variable or
+// field, named only by its Gets and its set-up) is reported at the Get:
+// such a pool allocates on every Get. A value of interface type (h :=
+// pool.Get().(hash.Hash)) that a function gets and never puts back nor
+// hands on, only calling its methods, is reported at the Get too. Test
+// files are left out of these two rules.
+//
 // Bad: the error path drops the buffer.
 //
 //	func encode(w io.Writer, v any) error {

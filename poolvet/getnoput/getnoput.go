@@ -40,8 +40,13 @@ func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
 	st := &state{pass: pass, pc: pc, cfgs: cfgs}
+	unput := st.neverPut()
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get {
+			continue
+		}
+		if unput[c.Pool] {
+			pass.Reportf(c.Call.Pos(), "get without put: nothing in this package puts back into %s: every Get allocates through New, so the pool saves nothing", c.PoolName)
 			continue
 		}
 		cur, ok := ins.Root().FindNode(c.Call)
@@ -96,10 +101,10 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 	if body == nil || g == nil {
 		return
 	}
-	if !st.eligible(x, node, body) {
+	simple, hasPut := st.eligible(x, node, body)
+	if !simple {
 		return
 	}
-	// Find the block and position of the binding.
 	var start *cfg.Block
 	idx := -1
 	for _, b := range g.Blocks {
@@ -110,6 +115,10 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 		}
 	}
 	if start == nil || !start.Live {
+		return
+	}
+	if !hasPut {
+		st.checkNeverPut(get, x, start, idx, node)
 		return
 	}
 	getLine := st.pass.Fset.Position(get.Pos()).Line
@@ -123,6 +132,9 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			x.Name(), get.PoolName, getLine, what)
 	}
 	guards := st.putGuards(x, body)
+	// Leaving the loop iteration that holds x: reported at the continue
+	// or break itself, so the walk stops where the loop ends.
+	loop := st.checkLoop(get, x, okVar, bind, report)
 	seen := map[*cfg.Block]bool{}
 	var walk func(b *cfg.Block, from int)
 	walk = func(b *cfg.Block, from int) {
@@ -154,6 +166,12 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			return
 		}
 		for _, s := range b.Succs {
+			if loop != nil && s.Stmt == loop {
+				switch s.Kind {
+				case cfg.KindForDone, cfg.KindRangeDone, cfg.KindForLoop, cfg.KindForPost, cfg.KindForBody, cfg.KindRangeLoop, cfg.KindRangeBody:
+					continue // the iteration holding x is over
+				}
+			}
 			if !seen[s] {
 				seen[s] = true
 				walk(s, 0)
@@ -190,12 +208,13 @@ func (st *state) putGuards(x *types.Var, body *ast.BlockStmt) map[ast.Expr]bool 
 	return guards
 }
 
-// eligible reports whether the function is simple enough to judge: it puts
-// x back with a plain (not deferred) Put somewhere, never defers one, never
-// reassigns x except to values derived from it, and no closure refers to x.
-func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) bool {
+// eligible reports whether the function is simple enough to judge (it
+// never defers a Put of x, never reassigns x except to values derived
+// from it, and no closure refers to x), and whether it puts x back with
+// a plain Put somewhere.
+func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) (simple, hasPut bool) {
 	info := st.pass.TypesInfo
-	hasPut, ok := false, true
+	ok := true
 	ast.Inspect(body, func(n ast.Node) bool {
 		if !ok {
 			return false
@@ -240,7 +259,7 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) b
 		}
 		return true
 	})
-	return ok && hasPut
+	return ok, hasPut
 }
 
 func (st *state) isPutArg(u *ast.UnaryExpr) bool {
@@ -281,6 +300,12 @@ func (st *state) handled(n ast.Node, x *types.Var) bool {
 	if r, ok := n.(*ast.ReturnStmt); ok {
 		return flow.Mentions(info, r, x) // returned, or something made from it
 	}
+	return st.handsOffIn(n, x)
+}
+
+// handsOffIn reports whether n puts x back or hands it on somewhere.
+func (st *state) handsOffIn(n ast.Node, x *types.Var) bool {
+	info := st.pass.TypesInfo
 	found := false
 	stack := []ast.Node{}
 	ast.Inspect(n, func(c ast.Node) bool {

@@ -13,11 +13,16 @@
 // The analyzer follows the variable a Get is assigned to through the
 // statements after it, and reports the first write (Write, WriteString,
 // WriteByte, WriteRune, ReadFrom, fmt.Fprintf, io.Copy, json.NewEncoder,
-// append to the slice or to a slice field, reads of a *bufio.Reader) that no
-// earlier reset covers (Reset, Truncate(0), clear, *p = (*p)[:0], any
-// assignment to the value or to the field written). It stays quiet when
-// every Put of the same pool in the package resets the value first, when
-// the pool is poolkit's bytebuf or slicepool (they reset on their own) or a
+// template Execute and ExecuteTemplate, append to the slice or to a slice
+// field, append(*bp, ...) into another variable, reads of a *bufio.Reader,
+// a function of the package that writes to the value it is given, such as
+// a helper calling fmt.Fprintf on its io.Writer) that no earlier reset
+// covers (Reset, Truncate(0), clear, *p = (*p)[:0], any assignment to the
+// value or to the field written but the write-back of an append to it, a
+// helper that resets what it is given). It stays quiet when every Put of
+// the same pool in the package resets the value first on every path to it
+// (a reset in one branch of an if, or in a loop, does not count), when the
+// pool is poolkit's bytebuf or slicepool (they reset on their own) or a
 // pool.Pool built WithReset, and as soon as the value is handed to code it
 // cannot see.
 //

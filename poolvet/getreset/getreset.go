@@ -38,6 +38,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	st := &state{pass: pass, pc: pc, ins: ins, covers: map[types.Object]*cover{}, methods: map[*types.Func]methodEffect{}}
+	st.sc = &flow.Scanner{Info: pass.TypesInfo, Assign: st.assignEvent, Call: st.callEvent}
+	st.helpers = map[helperKey]flow.EventKind{}
+	st.appendOf = appendTargets(pass.TypesInfo, ins)
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get || c.Pool == nil {
 			continue
@@ -67,6 +70,11 @@ type state struct {
 	ins     *inspector.Inspector
 	covers  map[types.Object]*cover // memo of poolCover
 	methods map[*types.Func]methodEffect
+	sc      *flow.Scanner
+	helpers map[helperKey]flow.EventKind
+	// appendOf maps a variable assigned append(e, ...) to the variable e
+	// is rooted at: b in b := append(*bp, s...) maps to bp.
+	appendOf map[*types.Var]*types.Var
 }
 
 // cover says which parts of the values a pool hands out are known to be
@@ -114,7 +122,7 @@ func (st *state) poolCover(get *poolcall.Call) *cover {
 			if put.Op != poolcall.Put || put.Pool != get.Pool {
 				continue
 			}
-			full, paths := st.putResets(put, 0)
+			full, paths := st.putResets(put)
 			if !full {
 				c.full = false
 				c.perPut = append(c.perPut, paths)
@@ -128,16 +136,10 @@ func (st *state) poolCover(get *poolcall.Call) *cover {
 // putResets reports whether the value handed to put is reset before it
 // reaches the pool, or we cannot tell (full); else the field paths reset
 // before it in its block.
-func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []string) {
-	if put.Wrapper != nil {
-		w := st.pc.Wrappers[put.Wrapper]
-		if w == nil || w.Inner == nil || depth > 4 {
-			return true, nil // a wrapper from elsewhere: cannot tell
-		}
-		return st.putResets(w.Inner, depth+1)
-	}
-	if put.Value == nil {
-		return true, nil
+func (st *state) putResets(put *poolcall.Call) (full bool, paths []string) {
+	put = st.pc.Unwrap(put)
+	if put == nil || put.Value == nil {
+		return true, nil // a wrapper from elsewhere: cannot tell
 	}
 	info := st.pass.TypesInfo
 	v := flow.Unconvert(info, put.Value)
@@ -147,29 +149,12 @@ func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []st
 	if s, ok := v.(*ast.SliceExpr); ok && s.Low == nil && isZero(s.High) {
 		return true, nil // Put(s[:0])
 	}
-	id, ok := v.(*ast.Ident)
+	x, stmt, ok := poolcall.PutValueVar(info, st.ins, put, true)
 	if !ok {
-		return true, nil
-	}
-	x, ok := info.ObjectOf(id).(*types.Var)
-	if !ok {
-		return true, nil
-	}
-	cur, ok := st.ins.Root().FindNode(put.Call)
-	if !ok {
-		return true, nil
-	}
-	stmt := cur.Parent()
-	if _, ok := stmt.Node().(ast.Stmt); !ok {
 		return true, nil
 	}
 	for _, s := range flow.Preceding(stmt) {
-		st.scan(s, x, func(ev event) bool {
-			if ev.kind == evReset {
-				paths = append(paths, ev.path)
-			}
-			return true
-		})
+		paths = append(paths, st.stmtClears(s, x)...)
 	}
 	if coveredBy(paths, "") {
 		return true, nil
@@ -177,100 +162,146 @@ func (st *state) putResets(put *poolcall.Call, depth int) (full bool, paths []st
 	return false, paths
 }
 
-// Event kinds found while scanning statements for a pooled variable.
-const (
-	evReset = iota + 1 // the path is reset or overwritten
-	evWrite            // the path is written to or appended to
-	evStop             // the variable escapes to unknown code or is reassigned
-)
-
-type event struct {
-	kind int
-	path string   // field path below the variable: "", ".buf", ".buf.x"
-	expr ast.Expr // the written expression (receiver or assigned path)
-	pos  token.Pos
-}
-
-// scan reports events on x in n, in source order, until f returns false.
-func (st *state) scan(n ast.Node, x *types.Var, f func(event) bool) bool {
-	info := st.pass.TypesInfo
-	goOn := true
-	emit := func(ev event) {
-		if goOn && !f(ev) {
-			goOn = false
+// stmtClears returns the field paths of x that the statement s resets on
+// every path through it: a reset inside an if counts only when both
+// branches make it, or the condition tests x itself (if b.Len() > 0 {
+// b.Reset() }), one inside a loop, switch or select not at all.
+func (st *state) stmtClears(s ast.Stmt, x *types.Var) []string {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		var out []string
+		for _, t := range s.List {
+			out = append(out, st.stmtClears(t, x)...)
 		}
+		return out
+	case *ast.IfStmt:
+		var out []string
+		if s.Init != nil {
+			out = st.stmtClears(s.Init, x)
+		}
+		if s.Else == nil {
+			if flow.Mentions(st.pass.TypesInfo, s.Cond, x) {
+				// if b.Len() > 0 { b.Reset() }: the test is on x's own
+				// state; when it fails there is nothing to reset.
+				out = append(out, st.stmtClears(s.Body, x)...)
+			}
+			return out
+		}
+		els := st.stmtClears(s.Else, x)
+		for _, p := range st.stmtClears(s.Body, x) {
+			if coveredBy(els, p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.LabeledStmt:
+		return nil
 	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		if !goOn {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			if flow.Mentions(info, n, x) {
-				emit(event{kind: evStop, pos: n.Pos()})
-			}
-			return false
-		case *ast.AssignStmt:
-			for _, r := range n.Rhs {
-				st.scan(r, x, func(ev event) bool { emit(ev); return goOn })
-			}
-			for i, l := range n.Lhs {
-				path, ok := pathOf(info, l, x)
-				if !ok {
-					if flow.Mentions(info, l, x) {
-						// x[i] = v, m[k] = v: an element overwrite.
-						continue
-					}
-					if len(n.Lhs) == len(n.Rhs) && flow.IsVar(info, n.Rhs[i], x) {
-						emit(event{kind: evStop, pos: n.Pos()}) // x stored elsewhere
-					}
-					continue
-				}
-				var rhs ast.Expr
-				if len(n.Lhs) == len(n.Rhs) {
-					rhs = n.Rhs[i]
-				}
-				switch {
-				case rhs != nil && isAppendTo(info, rhs, l, x):
-					emit(event{kind: evWrite, path: path, expr: l, pos: l.Pos()})
-				case flow.IsVar(info, l, x) && (rhs == nil || !isReslice0(info, rhs, x)):
-					emit(event{kind: evStop, pos: l.Pos()}) // x itself reassigned
-				default:
-					emit(event{kind: evReset, path: path, pos: l.Pos()})
-				}
-			}
-			return false
-		case *ast.CallExpr:
-			return st.callEvent(n, x, emit)
-		case *ast.Ident:
-			if info.ObjectOf(n) == x {
-				// A use we did not classify: x passed or stored somewhere.
-				emit(event{kind: evStop, pos: n.Pos()})
-			}
-		case *ast.SelectorExpr:
-			if _, ok := pathOf(info, n, x); ok {
-				return false // reading a field
-			}
-		case *ast.StarExpr:
-			if _, ok := pathOf(info, n, x); ok {
-				return false
-			}
-		case *ast.IndexExpr, *ast.SliceExpr:
-			// reading x[i] or x[a:b]: descend into the indices only
-		case *ast.BinaryExpr:
-			if n.Op == token.EQL || n.Op == token.NEQ {
-				if flow.IsVar(info, n.X, x) || flow.IsVar(info, n.Y, x) {
-					return false // x == nil
-				}
-			}
+	var out []string
+	st.sc.Scan(s, x, func(ev flow.Event) bool {
+		if ev.Kind == flow.Clear {
+			out = append(out, ev.Path)
 		}
 		return true
 	})
-	return goOn
+	return out
+}
+
+// appendTargets maps each variable assigned append(e, ...), with e a
+// field path of a variable, to that variable.
+func appendTargets(info *types.Info, ins *inspector.Inspector) map[*types.Var]*types.Var {
+	out := map[*types.Var]*types.Var{}
+	record := func(lhs *ast.Ident, rhs ast.Expr) {
+		call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); !ok || !isBuiltin(info, id, "append") {
+			return
+		}
+		root := flow.Root(info, call.Args[0])
+		if root == nil {
+			return
+		}
+		if _, ok := flow.Path(info, call.Args[0], root); !ok {
+			return
+		}
+		if v, ok := info.ObjectOf(lhs).(*types.Var); ok && v != root {
+			out[v] = root
+		}
+	}
+	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)}, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+						record(id, n.Rhs[i])
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == len(n.Values) {
+				for i, id := range n.Names {
+					record(id, n.Values[i])
+				}
+			}
+		}
+	})
+	return out
+}
+
+// appendedTo reports whether rhs is a variable holding append(x..., ...).
+func (st *state) appendedTo(rhs ast.Expr, x *types.Var) bool {
+	id, ok := ast.Unparen(rhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := st.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	return ok && st.appendOf[v] == x
+}
+
+func isBuiltin(info *types.Info, id *ast.Ident, name string) bool {
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
+// assignEvent classifies the left-hand sides of an assignment for scan.
+func (st *state) assignEvent(n *ast.AssignStmt, x *types.Var, emit func(flow.Event)) {
+	info := st.pass.TypesInfo
+	for i, l := range n.Lhs {
+		path, ok := flow.Path(info, l, x)
+		if !ok {
+			if flow.Mentions(info, l, x) {
+				// x[i] = v, m[k] = v: an element overwrite.
+				continue
+			}
+			if len(n.Lhs) == len(n.Rhs) && flow.IsVar(info, n.Rhs[i], x) {
+				emit(flow.Event{Kind: flow.Escape, Pos: n.Pos()}) // x stored elsewhere
+			}
+			continue
+		}
+		var rhs ast.Expr
+		if len(n.Lhs) == len(n.Rhs) {
+			rhs = n.Rhs[i]
+		}
+		switch {
+		case rhs != nil && isAppendTo(info, rhs, l, x):
+			emit(flow.Event{Kind: flow.Write, Path: path, Expr: l, Pos: l.Pos()})
+		case flow.IsVar(info, l, x) && (rhs == nil || !isReslice0(info, rhs, x)):
+			emit(flow.Event{Kind: flow.Escape, Pos: l.Pos()}) // x itself reassigned
+		case rhs != nil && st.appendedTo(rhs, x):
+			// *bp = b after b := append(*bp, ...): the old elements are
+			// written back, not dropped.
+			emit(flow.Event{Kind: flow.Write, Path: path, Expr: l, Pos: l.Pos()})
+		default:
+			emit(flow.Event{Kind: flow.Clear, Path: path, Pos: l.Pos()})
+		}
+	}
 }
 
 // callEvent classifies a call for scan; it returns whether to descend.
-func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) bool {
+func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(flow.Event)) bool {
 	info := st.pass.TypesInfo
 	// Builtins.
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
@@ -278,13 +309,25 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 			switch b.Name() {
 			case "clear":
 				if len(call.Args) == 1 {
-					if path, ok := pathOf(info, call.Args[0], x); ok {
-						emit(event{kind: evReset, path: path, pos: call.Pos()})
+					if path, ok := flow.Path(info, call.Args[0], x); ok {
+						emit(flow.Event{Kind: flow.Clear, Path: path, Pos: call.Pos()})
 						return false
 					}
 				}
 			case "len", "cap":
 				return false
+			case "append":
+				// append(*bp, ...) adds to the previous user's elements;
+				// append((*bp)[:0], ...) does not.
+				if len(call.Args) > 0 {
+					if path, ok := flow.Path(info, call.Args[0], x); ok {
+						emit(flow.Event{Kind: flow.Write, Path: path, Expr: call.Args[0], Pos: call.Pos()})
+						for _, a := range call.Args[1:] {
+							st.sc.Scan(a, x, func(ev flow.Event) bool { emit(ev); return true })
+						}
+						return false
+					}
+				}
 			}
 			return true
 		}
@@ -294,86 +337,184 @@ func (st *state) callEvent(call *ast.CallExpr, x *types.Var, emit func(event)) b
 	}
 	fn := typeutil.StaticCallee(info, call)
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn != nil && fn.Type().(*types.Signature).Recv() != nil {
-		if path, ok := pathOf(info, sel.X, x); ok {
+		if path, ok := flow.Path(info, sel.X, x); ok {
 			kind, sub := st.methodKind(fn, call)
 			switch kind {
-			case evReset:
+			case flow.Clear:
 				for _, p := range sub {
-					emit(event{kind: evReset, path: path + p, pos: call.Pos()})
+					emit(flow.Event{Kind: flow.Clear, Path: path + p, Pos: call.Pos()})
 				}
-			case evWrite:
-				emit(event{kind: evWrite, path: path, expr: sel.X, pos: call.Pos()})
-			case evStop:
-				emit(event{kind: evStop, pos: call.Pos()})
+			case flow.Write:
+				emit(flow.Event{Kind: flow.Write, Path: path, Expr: sel.X, Pos: call.Pos()})
+			case flow.Escape:
+				emit(flow.Event{Kind: flow.Escape, Pos: call.Pos()})
 				return false
 			}
 			// Arguments: x handed to a Reset of one of its fields is fine
 			// (gw.w.Reset(gw.buf)); elsewhere it escapes.
 			for _, a := range call.Args {
 				if fn.Name() == "Reset" {
-					if _, ok := pathOf(info, a, x); ok {
+					if _, ok := flow.Path(info, a, x); ok {
 						continue
 					}
 				}
-				st.scan(a, x, func(ev event) bool { emit(ev); return true })
+				st.sc.Scan(a, x, func(ev flow.Event) bool { emit(ev); return true })
 			}
 			return false
 		}
 	}
 	if fn != nil && fn.Pkg() != nil {
 		if i, ok := writerArg[fn.Pkg().Path()+"."+fn.Name()]; ok && i < len(call.Args) {
-			if path, ok := pathOf(info, call.Args[i], x); ok {
-				emit(event{kind: evWrite, path: path, expr: call.Args[i], pos: call.Pos()})
+			if path, ok := flow.Path(info, call.Args[i], x); ok {
+				emit(flow.Event{Kind: flow.Write, Path: path, Expr: call.Args[i], Pos: call.Pos()})
 				for j, a := range call.Args {
 					if j != i && flow.Mentions(info, a, x) {
-						emit(event{kind: evStop, pos: a.Pos()})
+						emit(flow.Event{Kind: flow.Escape, Pos: a.Pos()})
 					}
 				}
 				return false
 			}
 		}
 	}
+	if fn != nil && fn.Pkg() == st.pass.Pkg {
+		// A function, or a method of another value (e.writeTo(b)).
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && flow.Mentions(info, sel.X, x) {
+			return true
+		}
+		if st.helperCall(fn, call, x, emit) {
+			return false
+		}
+	}
 	return true // other calls: arguments mentioning x stop the scan via the Ident case
+}
+
+// helperCall classifies a call of a function or method of this package
+// that is given x itself: it writes to x (writeHeader(b, name), which calls
+// fmt.Fprintf on its io.Writer), resets it, or does nothing to it that
+// matters. It returns false when the function hands x on, or x is not
+// one of its arguments, so that the usual walk stops at x.
+func (st *state) helperCall(fn *types.Func, call *ast.CallExpr, x *types.Var, emit func(flow.Event)) bool {
+	info := st.pass.TypesInfo
+	param := -1
+	for i, a := range call.Args {
+		if flow.IsVar(info, flow.Unconvert(info, a), x) {
+			if param >= 0 {
+				return false // passed twice
+			}
+			param = i
+		} else if flow.Mentions(info, a, x) {
+			return false
+		}
+	}
+	if param < 0 || call.Ellipsis.IsValid() {
+		return false
+	}
+	kind := st.helperEffect(fn.Origin(), param)
+	switch kind {
+	case flow.Escape:
+		return false
+	case flow.Write:
+		emit(flow.Event{Kind: flow.Write, Path: "", Expr: call.Args[param], Pos: call.Pos()})
+	case flow.Clear:
+		emit(flow.Event{Kind: flow.Clear, Path: "", Pos: call.Pos()})
+	}
+	return true
+}
+
+type helperKey struct {
+	fn    *types.Func
+	param int
+}
+
+// helperEffect says what the function fn of this package does first to
+// its parameter i: Write, Clear (a reset of the whole value), Escape (it
+// hands it on, or we cannot tell), or 0 (nothing: it only reads it).
+func (st *state) helperEffect(fn *types.Func, i int) flow.EventKind {
+	key := helperKey{fn, i}
+	if k, ok := st.helpers[key]; ok {
+		return k
+	}
+	st.helpers[key] = flow.Escape // recursion guard
+	result := flow.Escape
+	if decl := st.funcDecl(fn); decl != nil && decl.Body != nil {
+		sig := fn.Type().(*types.Signature)
+		if i < sig.Params().Len() && !(sig.Variadic() && i == sig.Params().Len()-1) {
+			p := sig.Params().At(i)
+			result = 0
+			st.sc.Scan(decl.Body, p, func(ev flow.Event) bool {
+				switch ev.Kind {
+				case flow.Write, flow.Escape:
+					result = ev.Kind
+					return false
+				case flow.Clear:
+					if ev.Path == "" {
+						result = flow.Clear
+						return false
+					}
+				}
+				return true
+			})
+		}
+	}
+	st.helpers[key] = result
+	return result
+}
+
+// funcDecl finds the declaration of a function of this package.
+func (st *state) funcDecl(fn *types.Func) *ast.FuncDecl {
+	for _, f := range st.pass.Files {
+		if f.FileStart > fn.Pos() || fn.Pos() > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && st.pass.TypesInfo.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
 }
 
 // writerArg lists functions that write to their argument i.
 var writerArg = map[string]int{
-	"fmt.Fprint":                 0,
-	"fmt.Fprintf":                0,
-	"fmt.Fprintln":               0,
-	"io.Copy":                    0,
-	"io.CopyN":                   0,
-	"io.CopyBuffer":              0,
-	"io.WriteString":             0,
-	"encoding/json.NewEncoder":   0,
-	"encoding/binary.Write":      0,
-	"encoding/xml.NewEncoder":    0,
-	"encoding/gob.NewEncoder":    0,
-	"encoding/csv.NewWriter":     0,
-	"encoding/json.Indent":       0,
-	"encoding/json.Compact":      0,
-	"encoding/json.HTMLEscape":   0,
-	"encoding/hex.NewEncoder":    0,
-	"compress/gzip.NewWriter":    0,
-	"text/template.Execute":      0,
-	"html/template.Execute":      0,
-	"encoding/base64.NewEncoder": 1,
+	"fmt.Fprint":                    0,
+	"fmt.Fprintf":                   0,
+	"fmt.Fprintln":                  0,
+	"io.Copy":                       0,
+	"io.CopyN":                      0,
+	"io.CopyBuffer":                 0,
+	"io.WriteString":                0,
+	"encoding/json.NewEncoder":      0,
+	"encoding/binary.Write":         0,
+	"encoding/xml.NewEncoder":       0,
+	"encoding/gob.NewEncoder":       0,
+	"encoding/csv.NewWriter":        0,
+	"encoding/json.Indent":          0,
+	"encoding/json.Compact":         0,
+	"encoding/json.HTMLEscape":      0,
+	"encoding/hex.NewEncoder":       0,
+	"compress/gzip.NewWriter":       0,
+	"text/template.Execute":         0,
+	"html/template.Execute":         0,
+	"text/template.ExecuteTemplate": 0,
+	"html/template.ExecuteTemplate": 0,
+	"encoding/base64.NewEncoder":    1,
 }
 
 // methodEffect is what a method declared in the package does to its
 // receiver.
 type methodEffect struct {
-	kind  int
-	paths []string // field paths reset, when kind is evReset
+	kind  flow.EventKind
+	paths []string // field paths reset, when kind is flow.Clear
 }
 
-// methodKind says what calling fn does to its receiver: evReset (of the
-// field paths returned, "" for the whole value), evWrite, 0 (nothing that
-// matters) or evStop (unknown).
-func (st *state) methodKind(fn *types.Func, call *ast.CallExpr) (int, []string) {
+// methodKind says what calling fn does to its receiver: flow.Clear (of the
+// field paths returned, "" for the whole value), flow.Write, 0 (nothing that
+// matters) or flow.Escape (unknown).
+func (st *state) methodKind(fn *types.Func, call *ast.CallExpr) (flow.EventKind, []string) {
 	k := st.methodKind1(fn, call)
-	if k == evReset {
-		return evReset, []string{""}
+	if k == flow.Clear {
+		return flow.Clear, []string{""}
 	}
 	if k == evLocal {
 		m := st.localMethod(fn.Origin())
@@ -383,27 +524,33 @@ func (st *state) methodKind(fn *types.Func, call *ast.CallExpr) (int, []string) 
 }
 
 // evLocal is methodKind1's answer for a method declared in the package.
-const evLocal = -1
+const evLocal flow.EventKind = -1
 
-func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) int {
+func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) flow.EventKind {
 	name := fn.Name()
 	recv := fn.Type().(*types.Signature).Recv().Type()
 	if p, ok := recv.Underlying().(*types.Pointer); ok {
 		recv = p.Elem()
 	}
+	if types.IsInterface(recv) {
+		switch name {
+		case "Write", "WriteString", "WriteByte", "WriteRune":
+			return flow.Write // w.Write(p) on the io.Writer a helper is given
+		}
+	}
 	switch name {
 	case "Reset":
-		return evReset
+		return flow.Clear
 	case "Truncate":
 		if len(call.Args) == 1 && isZero(call.Args[0]) {
-			return evReset
+			return flow.Clear
 		}
-		return evStop
+		return flow.Escape
 	}
 	if t := knownType(recv); t != "" {
 		if t == "bufio.Reader" {
 			if strings.HasPrefix(name, "Read") || name == "Peek" || name == "Discard" || name == "WriteTo" || name == "UnreadByte" || name == "UnreadRune" {
-				return evWrite // reads from the previous user's source
+				return flow.Write // reads from the previous user's source
 			}
 			return 0
 		}
@@ -412,10 +559,10 @@ func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) int {
 			if name == "Flush" && t != "bufio.Writer" {
 				return 0
 			}
-			return evWrite
+			return flow.Write
 		}
 		if strings.HasPrefix(name, "Append") && t == poolcall.PoolkitByteBuf+".Buffer" {
-			return evWrite
+			return flow.Write
 		}
 		return 0
 	}
@@ -423,7 +570,7 @@ func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) int {
 	if fn.Pkg() == st.pass.Pkg {
 		return evLocal
 	}
-	return evStop
+	return flow.Escape
 }
 
 // knownType returns "pkg.Name" for the buffer types whose methods we know.
@@ -440,14 +587,14 @@ func knownType(t types.Type) string {
 	return ""
 }
 
-// localMethod classifies a method declared in the package: evReset with
-// the field paths its body resets, evStop when it hands the receiver on or
+// localMethod classifies a method declared in the package: flow.Clear with
+// the field paths its body resets, flow.Escape when it hands the receiver on or
 // cannot be found, 0 otherwise.
 func (st *state) localMethod(fn *types.Func) methodEffect {
 	if e, ok := st.methods[fn]; ok {
 		return e
 	}
-	st.methods[fn] = methodEffect{kind: evStop} // recursion guard
+	st.methods[fn] = methodEffect{kind: flow.Escape} // recursion guard
 	var decl *ast.FuncDecl
 	for _, f := range st.pass.Files {
 		for _, d := range f.Decls {
@@ -456,18 +603,18 @@ func (st *state) localMethod(fn *types.Func) methodEffect {
 			}
 		}
 	}
-	result := methodEffect{kind: evStop}
+	result := methodEffect{kind: flow.Escape}
 	if decl != nil && decl.Body != nil && decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
 		recv, _ := st.pass.TypesInfo.Defs[decl.Recv.List[0].Names[0]].(*types.Var)
 		if recv != nil {
 			result = methodEffect{}
-			st.scan(decl.Body, recv, func(ev event) bool {
-				switch ev.kind {
-				case evReset:
-					result.kind = evReset
-					result.paths = append(result.paths, ev.path)
-				case evStop:
-					result = methodEffect{kind: evStop}
+			st.sc.Scan(decl.Body, recv, func(ev flow.Event) bool {
+				switch ev.Kind {
+				case flow.Clear:
+					result.kind = flow.Clear
+					result.paths = append(result.paths, ev.Path)
+				case flow.Escape:
+					result = methodEffect{kind: flow.Escape}
 					return false
 				}
 				return true
@@ -482,34 +629,26 @@ func (st *state) localMethod(fn *types.Func) methodEffect {
 // its fields, not preceded by a reset covering it, here or at every Put.
 func (st *state) check(get *poolcall.Call, b *poolcall.Binding, cov *cover) {
 	var resets []string
-	for _, s := range b.Rest {
-		done := false
-		st.scan(s, b.X, func(ev event) bool {
-			switch ev.kind {
-			case evReset:
-				resets = append(resets, ev.path)
-			case evStop:
-				done = true
-			case evWrite:
-				if !coveredBy(resets, ev.path) && !cov.covers(ev.path) {
-					st.report(get, b, ev)
-				}
-				done = true
+	st.sc.ScanList(b.Rest, b.X, func(ev flow.Event) bool {
+		switch ev.Kind {
+		case flow.Clear:
+			resets = append(resets, ev.Path)
+			return true
+		case flow.Write:
+			if !coveredBy(resets, ev.Path) && !cov.covers(ev.Path) {
+				st.report(get, b, ev)
 			}
-			return !done
-		})
-		if done {
-			return
 		}
-	}
+		return false
+	})
 }
 
-func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev event) {
+func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev flow.Event) {
 	pass := st.pass
-	name := b.X.Name() + ev.path
+	name := b.X.Name() + ev.Path
 	line := pass.Fset.Position(get.Pos()).Line
 	diag := analysis.Diagnostic{
-		Pos: ev.pos,
+		Pos: ev.Pos,
 		Message: fmt.Sprintf("get without reset: %s from %s (Get on line %d) is written before it is reset, and no Put of %s resets it: the previous user's content is still there",
 			name, get.PoolName, line, get.PoolName),
 	}
@@ -525,11 +664,11 @@ func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev event) {
 }
 
 // resetText returns a statement resetting the written expression, or "".
-func (st *state) resetText(ev event) string {
-	if ev.expr == nil {
+func (st *state) resetText(ev flow.Event) string {
+	if ev.Expr == nil {
 		return ""
 	}
-	e := ast.Unparen(ev.expr)
+	e := ast.Unparen(ev.Expr)
 	t := st.pass.TypesInfo.TypeOf(e)
 	if t == nil {
 		return ""
@@ -558,36 +697,6 @@ func hasNiladicReset(t types.Type) bool {
 	return sig.Params().Len() == 0 && sig.Results().Len() == 0
 }
 
-// pathOf returns the field path of e below x ("" for x or *x, ".f.g" for
-// x.f.g or (*x).f.g), and whether e is such a path.
-func pathOf(info *types.Info, e ast.Expr, x *types.Var) (string, bool) {
-	var parts []string
-	for {
-		switch v := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if info.ObjectOf(v) != x {
-				return "", false
-			}
-			var b strings.Builder
-			for i := len(parts) - 1; i >= 0; i-- {
-				b.WriteString("." + parts[i])
-			}
-			return b.String(), true
-		case *ast.StarExpr:
-			e = v.X
-		case *ast.SelectorExpr:
-			sel := info.Selections[v]
-			if sel == nil || sel.Kind() != types.FieldVal {
-				return "", false
-			}
-			parts = append(parts, v.Sel.Name)
-			e = v.X
-		default:
-			return "", false
-		}
-	}
-}
-
 // isAppendTo reports whether rhs is append(l, ...) with l rooted at x.
 func isAppendTo(info *types.Info, rhs, l ast.Expr, x *types.Var) bool {
 	call, ok := ast.Unparen(rhs).(*ast.CallExpr)
@@ -601,8 +710,8 @@ func isAppendTo(info *types.Info, rhs, l ast.Expr, x *types.Var) bool {
 	if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "append" {
 		return false
 	}
-	p1, ok1 := pathOf(info, call.Args[0], x)
-	p2, ok2 := pathOf(info, l, x)
+	p1, ok1 := flow.Path(info, call.Args[0], x)
+	p2, ok2 := flow.Path(info, l, x)
 	return ok1 && ok2 && p1 == p2
 }
 

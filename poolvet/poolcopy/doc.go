@@ -3,7 +3,7 @@
 //
 // # Analyzer poolcopy
 //
-// poolcopy: report pools copied by copy, append, channel sends and the slices and maps packages
+// poolcopy: report pools copied by copy, append, channel sends, dereferences and the slices and maps packages
 //
 // A sync.Pool, and poolkit's pool.Pool, slicepool.Pool and bytebuf.Pool,
 // must not be copied after first use: the copy shares the original's
@@ -17,7 +17,12 @@
 //   - a channel send of such a value;
 //   - functions of the slices, maps and sort packages that copy or move
 //     the elements of such a slice or map (slices.Clone, slices.Insert,
-//     slices.SortFunc, maps.Clone, sort.Slice, ...).
+//     slices.SortFunc, maps.Clone, sort.Slice, ...);
+//   - a dereference *p of a struct holding a pool (directly or nested)
+//     used as a value: assigned, declared, returned, passed or put in a
+//     literal, including *f() (e := *Default()), which copylocks takes
+//     for a fresh value. *new(T) and *f() of a function of the package
+//     returning only &T{...} or new(T) are fresh, and not reported.
 //
 // Bad:
 //

@@ -2,6 +2,7 @@ package poolcopy
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
@@ -43,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil), (*ast.SendStmt)(nil)}, func(n ast.Node) {
 		switch n := n.(type) {
 		case *ast.SendStmt:
-			if fresh(n.Value) {
+			if fresh(pass, n.Value) {
 				return
 			}
 			if path := poolPath(pass.TypesInfo.TypeOf(n.Value), nil); path != "" {
@@ -54,7 +55,72 @@ func run(pass *analysis.Pass) (any, error) {
 			checkCall(pass, n)
 		}
 	})
+	checkDerefs(pass, ins)
 	return nil, nil
+}
+
+// checkDerefs reports *p used as a value (assigned, declared, returned,
+// passed, put in a literal) where *p holds a pool: the copy shares the
+// pool's per-processor caches with the original. vet's copylocks reports
+// these for sync.Pool, but not the dereference of a call (*Default()),
+// nor poolkit's pools.
+func checkDerefs(pass *analysis.Pass, ins *inspector.Inspector) {
+	info := pass.TypesInfo
+	for cur := range ins.Root().Preorder((*ast.StarExpr)(nil)) {
+		star := cur.Node().(*ast.StarExpr)
+		if tv, ok := info.Types[star]; !ok || !tv.IsValue() {
+			continue // a pointer type, not a dereference
+		}
+		path := poolPath(info.TypeOf(star), nil)
+		if path == "" || fresh(pass, star) {
+			continue
+		}
+		if !copiedAt(cur) {
+			continue
+		}
+		pass.ReportRangef(star, "pool copied: %s copies %s; use the pointer", types.ExprString(star), path)
+	}
+}
+
+// copiedAt reports whether the expression at cur is copied as a value by
+// its context: the right-hand side of an assignment or declaration, a
+// returned value, a call argument, an element of a composite literal.
+func copiedAt(cur inspector.Cursor) bool {
+	e := cur.Node()
+	p := cur.Parent()
+	for {
+		if _, ok := p.Node().(*ast.ParenExpr); !ok {
+			break
+		}
+		e, p = p.Node(), p.Parent()
+	}
+	switch n := p.Node().(type) {
+	case *ast.AssignStmt:
+		for _, r := range n.Rhs {
+			if r == e {
+				return true
+			}
+		}
+	case *ast.ValueSpec:
+		for _, v := range n.Values {
+			if v == e {
+				return true
+			}
+		}
+	case *ast.ReturnStmt:
+		return true
+	case *ast.CallExpr:
+		for _, a := range n.Args {
+			if a == e {
+				return true
+			}
+		}
+	case *ast.CompositeLit:
+		return true // an element (not the type: a type is not a value)
+	case *ast.KeyValueExpr:
+		return n.Value == e
+	}
+	return false
 }
 
 func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
@@ -95,17 +161,78 @@ func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 }
 
 // fresh reports whether e makes a new value rather than naming an existing
-// one (a composite literal or a call), as copylocks decides.
-func fresh(e ast.Expr) bool {
+// one: a composite literal, a call, or the dereference of new(T) or of a
+// call of a function of the package that returns only &T{...} or new(T).
+// Unlike copylocks, *f() of any other function (e := *Default()) is not
+// fresh: it may well return a pool in use.
+func fresh(pass *analysis.Pass, e ast.Expr) bool {
 	e = ast.Unparen(e)
 	switch x := e.(type) {
 	case *ast.CompositeLit, *ast.CallExpr:
 		return true
 	case *ast.StarExpr:
-		_, ok := ast.Unparen(x.X).(*ast.CallExpr)
-		return ok
+		call, ok := ast.Unparen(x.X).(*ast.CallExpr)
+		return ok && freshPointer(pass, call)
 	}
 	return false
+}
+
+// freshPointer reports whether call is new(T), or a call of a function of
+// the package whose every return is &T{...} or new(T).
+func freshPointer(pass *analysis.Pass, call *ast.CallExpr) bool {
+	info := pass.TypesInfo
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			return b.Name() == "new"
+		}
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || fn.Pkg() != pass.Pkg {
+		return false
+	}
+	var body *ast.BlockStmt
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && info.Defs[fd.Name] == fn.Origin() {
+				body = fd.Body
+			}
+		}
+	}
+	if body == nil {
+		return false
+	}
+	ok, returns := true, 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			returns++
+			if len(n.Results) != 1 {
+				ok = false
+				return false
+			}
+			switch r := ast.Unparen(n.Results[0]).(type) {
+			case *ast.UnaryExpr:
+				if _, lit := ast.Unparen(r.X).(*ast.CompositeLit); !lit || r.Op != token.AND {
+					ok = false
+				}
+			case *ast.CallExpr:
+				if id, isID := ast.Unparen(r.Fun).(*ast.Ident); !isID || !isBuiltin(info, id, "new") {
+					ok = false
+				}
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok && returns > 0
+}
+
+func isBuiltin(info *types.Info, id *ast.Ident, name string) bool {
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
 }
 
 // elemPath returns poolPath of the element (or map value) type of a slice,

@@ -287,44 +287,13 @@ func guarded(ti *types.Info, body *ast.BlockStmt, v types.Object) bool {
 	return found
 }
 
-// rootObj returns the variable an expression is rooted at: v for v, &v,
-// *v, v.f, v[i], v[:n], T(v).
+// rootObj returns the variable at the root of e (flow.Root) as an
+// object, nil when there is none.
 func rootObj(ti *types.Info, e ast.Expr) types.Object {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if obj, ok := ti.ObjectOf(x).(*types.Var); ok {
-				return obj
-			}
-			return nil
-		case *ast.SelectorExpr:
-			if _, isPkg := ti.Uses[identOf(x.X)].(*types.PkgName); isPkg {
-				return nil
-			}
-			e = x.X
-		case *ast.UnaryExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.SliceExpr:
-			e = x.X
-		case *ast.CallExpr:
-			if tv, ok := ti.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
-				e = x.Args[0]
-				continue
-			}
-			return nil
-		default:
-			return nil
-		}
+	if v := flow.Root(ti, e); v != nil {
+		return v
 	}
-}
-
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
+	return nil
 }
 
 // enclosingBody returns the body of the innermost function around n.

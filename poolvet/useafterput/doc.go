@@ -15,7 +15,21 @@
 //     slice or field of it, in the statements that follow the Put;
 //   - with a deferred Put, which runs after the return values are computed,
 //     returning, sending or storing (in a package variable or through a
-//     parameter) the pooled value itself or memory it owns.
+//     parameter) the pooled value itself or memory it owns, also through a
+//     struct holding it (m.Body = b.Bytes(); return m) or a named result
+//     returned by a bare return;
+//   - aliases handed to another goroutine before the Put: the value or its
+//     memory sent on a channel, or used by a goroutine started (in its
+//     arguments or its closure), unless something waits for that goroutine
+//     (a receive, a select, a Wait call) between the hand-off and the Put;
+//     with a deferred Put, unless such a wait follows anywhere;
+//   - a value that keeps the buffer, used after the Put: the result of a
+//     constructor (New..., new...) or io wrapper given the buffer or its
+//     bytes, such as http.NewRequest(method, url, buf) or
+//     bytes.NewReader(buf.Bytes());
+//   - a field used after it was put: after Put(&x.f) any use of x.f,
+//     x.f = nil included, touches memory the pool owns; after Put(x.f), any
+//     use but assigning x.f a new value.
 //
 // Copies made before the Put are fine: buf.String(), string(b),
 // bytes.Clone, append([]byte(nil), b...), and a *T dereference of a struct

@@ -41,9 +41,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		x := putVar(pass.TypesInfo, c.Value)
 		if x == nil {
+			checkFieldPut(pass, ins, c)
 			continue
 		}
-		if !isAddr(c.Value) && !mayShare(x.Type(), 0) {
+		if !isAddr(pass.TypesInfo, c.Value) && !mayShare(x.Type(), 0) {
 			continue // Put(v) of a plain value stores a copy: v stays ours
 		}
 		cur, ok := ins.Root().FindNode(c.Call)
@@ -56,18 +57,21 @@ func run(pass *analysis.Pass) (any, error) {
 		// A Put through a wrapper from another package may drop fields
 		// we cannot see.
 		opaque := c.Wrapper != nil && (pc.Wrappers[c.Wrapper] == nil || pc.Wrappers[c.Wrapper].Decl == nil)
-		put := putInfo{c, opaque, dr}
+		put := putInfo{c, opaque, dr, pc}
 		switch parent := cur.Parent(); p := parent.Node().(type) {
 		case *ast.DeferStmt:
-			if body := flow.EnclosingBody(parent); body != nil {
-				checkDeferred(pass, put, x, p, body)
+			if ftype, body := flow.EnclosingFunc(parent); body != nil {
+				checkDeferred(pass, put, x, p, ftype, body)
 			}
 		case *ast.ExprStmt:
-			if d, body := deferredLit(parent); d != nil {
-				checkDeferred(pass, put, x, d, body)
+			if d, cur := deferredLit(parent); d != nil {
+				if ftype, body := flow.EnclosingFunc(cur); body != nil {
+					checkDeferred(pass, put, x, d, ftype, body)
+				}
 				continue
 			}
 			checkAfter(pass, put, x, parent)
+			checkBefore(pass, put, x, parent)
 		}
 	}
 	return nil, nil
@@ -76,19 +80,9 @@ func run(pass *analysis.Pass) (any, error) {
 // putVar returns the local variable handed to a Put: x in Put(x), Put(&x)
 // or Put(any(x)). It returns nil for anything else.
 func putVar(info *types.Info, v ast.Expr) *types.Var {
-	for {
-		v = ast.Unparen(v)
-		if call, ok := v.(*ast.CallExpr); ok && len(call.Args) == 1 {
-			if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
-				v = call.Args[0]
-				continue
-			}
-		}
-		if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			v = u.X
-			continue
-		}
-		break
+	v = flow.Unconvert(info, v)
+	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		v = flow.Unconvert(info, u.X)
 	}
 	id, ok := v.(*ast.Ident)
 	if !ok {
@@ -102,20 +96,9 @@ func putVar(info *types.Info, v ast.Expr) *types.Var {
 }
 
 // isAddr reports whether e is &x (possibly converted: any(&x)).
-func isAddr(e ast.Expr) bool {
-	for {
-		switch v := ast.Unparen(e).(type) {
-		case *ast.UnaryExpr:
-			return v.Op == token.AND
-		case *ast.CallExpr:
-			if len(v.Args) != 1 {
-				return false
-			}
-			e = v.Args[0]
-		default:
-			return false
-		}
-	}
+func isAddr(info *types.Info, e ast.Expr) bool {
+	u, ok := flow.Unconvert(info, e).(*ast.UnaryExpr)
+	return ok && u.Op == token.AND
 }
 
 // mayShare reports whether a copy of a value of type t can share memory
@@ -142,37 +125,37 @@ func mayShare(t types.Type, depth int) bool {
 }
 
 // deferredLit recognises a Put inside "defer func() { ... }()": it returns
-// the defer statement and the body of the function that runs it.
-func deferredLit(stmt inspector.Cursor) (*ast.DeferStmt, *ast.BlockStmt) {
+// the defer statement and the cursor of the call running the literal.
+func deferredLit(stmt inspector.Cursor) (*ast.DeferStmt, inspector.Cursor) {
 	for e := range stmt.Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
 		lit, ok := e.Node().(*ast.FuncLit)
 		if !ok {
-			return nil, nil
+			break
 		}
 		call, ok := e.Parent().Node().(*ast.CallExpr)
 		if !ok || ast.Unparen(call.Fun) != lit {
-			return nil, nil
+			break
 		}
 		d, ok := e.Parent().Parent().Node().(*ast.DeferStmt)
 		if !ok || d.Call != call {
-			return nil, nil
+			break
 		}
-		return d, flow.EnclosingBody(e.Parent())
+		return d, e.Parent()
 	}
-	return nil, nil
+	return nil, inspector.Cursor{}
 }
 
-// checkAfter reports uses of x, or of variables aliasing it, in the
-// statements that follow the Put in the same statement list.
 // putInfo is a Put being checked.
 type putInfo struct {
 	c      *poolcall.Call
 	opaque bool // through a wrapper whose body we cannot see
 	drops  *drops
+	pc     *poolcall.Info
 }
 
+// checkAfter reports uses of x, or of variables aliasing it, in the
+// statements that follow the Put in the same statement list.
 func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.Cursor) {
-	c := put.c
 	list := flow.StmtList(stmt.Parent().Node())
 	i := indexOf(list, stmt.Node())
 	body := flow.EnclosingBody(stmt)
@@ -181,108 +164,130 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 	}
 	info := pass.TypesInfo
 	al := newAliaser(info, x, body, put.drops)
-	line := pass.Fset.Position(c.Pos()).Line
 	live := map[types.Object]bool{x: true}
 	for v := range al.vars {
-		live[v] = true
+		if al.retained(put.opaque, al.origin[v]) {
+			live[v] = true
+		} // else it aliases memory the pool no longer holds
 	}
-	for v := range al.vars {
-		if !al.retained(put.opaque, al.origin[v]) {
-			delete(live, v) // aliases memory the pool no longer holds
-		}
-	}
+	sc := &afterScan{info: info, x: x, live: live}
 	for _, s := range list[i+1:] {
-		var (
-			found *ast.Ident
-			stop  bool
-		)
-		// scan looks at one statement: an assignment kills the live
-		// variables it assigns (after its right-hand side is checked),
-		// and the init statement of an if, switch or for runs first, so
-		// "if v = p.Get(); v != nil" starts over with a fresh v. Anything
-		// else is checked whole.
-		var scan func(n ast.Node)
-		scan = func(n ast.Node) {
-			if found != nil || stop || n == nil {
-				return
-			}
-			var init ast.Stmt
-			var rest []ast.Node
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, r := range n.Rhs {
-					if id := firstUse(info, r, live); id != nil {
-						found = id
-						return
-					}
-				}
-				for _, l := range n.Lhs {
-					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-						if obj := info.ObjectOf(id); live[obj] {
-							if obj == x {
-								stop = true
-							}
-							delete(live, obj)
-						}
-						continue
-					}
-					if id := firstUse(info, l, live); id != nil {
-						found = id
-						return
-					}
-				}
-				return
-			case *ast.IfStmt:
-				init, rest = n.Init, []ast.Node{n.Cond, n.Body, n.Else}
-			case *ast.SwitchStmt:
-				init, rest = n.Init, []ast.Node{n.Tag, n.Body}
-			case *ast.TypeSwitchStmt:
-				init, rest = n.Init, []ast.Node{n.Assign, n.Body}
-			case *ast.ForStmt:
-				init, rest = n.Init, []ast.Node{n.Cond, n.Post, n.Body}
-			default:
-				found = firstUse(info, n, live)
-				return
-			}
-			if init != nil {
-				scan(init)
-			}
-			for _, r := range rest {
-				if found != nil || stop {
-					return
-				}
-				// Absent parts are nil interfaces (Cond, Else, Post);
-				// the bodies, pointers, are always there.
-				if r != nil {
-					found = firstUse(info, r, live)
-				}
-			}
-		}
-		scan(s)
-		if found != nil {
-			obj := info.ObjectOf(found)
-			if obj == x {
-				pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-					Message: fmt.Sprintf("use after put: %s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
-			} else {
-				d := analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-					Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
-				if origin := al.origin[obj]; origin != nil && al.assigns[obj] == 1 {
-					if text := copyOut(pass, origin); text != "" {
-						d.SuggestedFixes = []analysis.SuggestedFix{{
-							Message:   "Copy " + found.Name + " out of the pooled value before Put",
-							TextEdits: []analysis.TextEdit{{Pos: origin.Pos(), End: origin.End(), NewText: []byte(text)}},
-						}}
-					}
-				}
-				pass.Report(d)
-			}
+		sc.scan(s)
+		if sc.found != nil {
+			reportUse(pass, put, al, sc.found)
 			return
 		}
-		if stop || !live[x] {
+		if sc.stop || !live[x] {
 			return
 		}
 	}
+}
+
+// afterScan looks for the first use of a live variable in the statements
+// after a Put.
+type afterScan struct {
+	info  *types.Info
+	x     *types.Var
+	live  map[types.Object]bool // x and its aliases, until reassigned
+	found *ast.Ident            // the first use
+	stop  bool                  // x was reassigned: the check is over
+}
+
+// scan looks at one statement: an assignment kills the live variables it
+// assigns (after its right-hand side is checked), and the init statement
+// of an if, switch or for runs first, so "if v = p.Get(); v != nil" starts
+// over with a fresh v. Anything else is checked whole.
+func (sc *afterScan) scan(n ast.Node) {
+	if sc.found != nil || sc.stop || n == nil {
+		return
+	}
+	var init ast.Stmt
+	var rest []ast.Node
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		sc.assign(n)
+		return
+	case *ast.IfStmt:
+		init, rest = n.Init, []ast.Node{n.Cond, n.Body, n.Else}
+	case *ast.SwitchStmt:
+		init, rest = n.Init, []ast.Node{n.Tag, n.Body}
+	case *ast.TypeSwitchStmt:
+		init, rest = n.Init, []ast.Node{n.Assign, n.Body}
+	case *ast.ForStmt:
+		init, rest = n.Init, []ast.Node{n.Cond, n.Post, n.Body}
+	default:
+		sc.found = firstUse(sc.info, n, sc.live)
+		return
+	}
+	if init != nil {
+		sc.scan(init)
+	}
+	for _, r := range rest {
+		if sc.found != nil || sc.stop {
+			return
+		}
+		// Absent parts are nil interfaces (Cond, Else, Post); the
+		// bodies, pointers, are always there.
+		if r != nil {
+			sc.found = firstUse(sc.info, r, sc.live)
+		}
+	}
+}
+
+// assign checks the right-hand sides, then the left-hand sides of an
+// assignment: a live variable assigned is dead from here on.
+func (sc *afterScan) assign(n *ast.AssignStmt) {
+	for _, r := range n.Rhs {
+		if id := firstUse(sc.info, r, sc.live); id != nil {
+			sc.found = id
+			return
+		}
+	}
+	for _, l := range n.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+			if obj := sc.info.ObjectOf(id); sc.live[obj] {
+				if obj == sc.x {
+					sc.stop = true
+				}
+				delete(sc.live, obj)
+			}
+			continue
+		}
+		if id := firstUse(sc.info, l, sc.live); id != nil {
+			sc.found = id
+			return
+		}
+	}
+}
+
+// reportUse reports the use found after the Put, with a fix copying an
+// alias out before the Put when it is assigned once.
+func reportUse(pass *analysis.Pass, put putInfo, al *aliaser, found *ast.Ident) {
+	x, c := al.x, put.c
+	line := pass.Fset.Position(c.Pos()).Line
+	obj := pass.TypesInfo.ObjectOf(found)
+	if obj == x {
+		pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+			Message: fmt.Sprintf("use after put: %s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
+		return
+	}
+	if keeper := al.keeperName(al.origin[obj]); keeper != "" {
+		pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+			Message: fmt.Sprintf("use after put: %s keeps %s (passed to %s on line %d), which was put back into %s on line %d",
+				found.Name, x.Name(), keeper, pass.Fset.Position(al.origin[obj].Pos()).Line, c.PoolName, line)})
+		return
+	}
+	d := analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
+		Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
+	if origin := al.origin[obj]; origin != nil && al.assigns[obj] == 1 {
+		if text := copyOut(pass, origin); text != "" {
+			d.SuggestedFixes = []analysis.SuggestedFix{{
+				Message:   "Copy " + found.Name + " out of the pooled value before Put",
+				TextEdits: []analysis.TextEdit{{Pos: origin.Pos(), End: origin.End(), NewText: []byte(text)}},
+			}}
+		}
+	}
+	pass.Report(d)
 }
 
 // firstUse returns the first identifier in e denoting one of live, outside
@@ -348,19 +353,21 @@ func headerOnly(info *types.Info, call *ast.CallExpr) bool {
 // checkDeferred reports values aliasing x that leave the function (returned,
 // sent, stored in a global or through a parameter) while a deferred Put
 // hands x back to its pool as the function returns.
-func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferStmt, body *ast.BlockStmt) {
+func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferStmt, ftype *ast.FuncType, body *ast.BlockStmt) {
 	c := put.c
 	info := pass.TypesInfo
 	if assignedAfter(info, x, body, d.End()) {
 		return // the Put may concern another value than the one returned
 	}
 	al := newAliaser(info, x, body, put.drops)
+	al.addHolders(body, ftype)
 	line := pass.Fset.Position(c.Pos()).Line
-	escapes := func(e ast.Expr, verb string) {
+	// escapes reports e, which leaves the function at the node at.
+	escapes := func(e ast.Expr, at ast.Node, verb string) {
 		switch al.kind(e) {
 		case self:
 			pass.Report(analysis.Diagnostic{
-				Pos: e.Pos(), End: e.End(),
+				Pos: at.Pos(), End: at.End(),
 				Message: fmt.Sprintf("use after put: %s %s, which the deferred Put on line %d hands back to %s as the function returns: its next user will share it",
 					verb, x.Name(), line, c.PoolName),
 			})
@@ -369,11 +376,11 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 				return
 			}
 			diag := analysis.Diagnostic{
-				Pos: e.Pos(), End: e.End(),
+				Pos: at.Pos(), End: at.End(),
 				Message: fmt.Sprintf("use after put: %s memory of %s, which the deferred Put on line %d hands back to %s as the function returns; copy it out first",
 					verb, x.Name(), line, c.PoolName),
 			}
-			if verb == "returns" {
+			if verb == "returns" && at == ast.Node(e) {
 				if text := copyOut(pass, e); text != "" {
 					diag.SuggestedFixes = []analysis.SuggestedFix{{
 						Message:   "Copy the result out of the pooled value",
@@ -384,6 +391,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			pass.Report(diag)
 		}
 	}
+	var joins []token.Pos
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil || n.Pos() < d.End() {
 			return n != nil && n.End() > d.End()
@@ -393,17 +401,33 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			return false
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
-				escapes(r, "returns")
+				escapes(r, r, "returns")
+			}
+			if len(n.Results) == 0 && ftype != nil && ftype.Results != nil {
+				for _, f := range ftype.Results.List {
+					for _, name := range f.Names {
+						escapes(name, n, "returns")
+					}
+				}
 			}
 		case *ast.SendStmt:
-			escapes(n.Value, "sends")
+			escapes(n.Value, n.Value, "sends")
+		case *ast.GoStmt:
+			if joins == nil {
+				joins = append(joinPositions(info, body), token.NoPos)
+			}
+			// A join anywhere after the deferred Put runs before it.
+			if al.goUses(n, put) && !joinedBetween(joins, d.End(), body.End()) {
+				reportGo(pass, n, x, c, "deferred Put", line)
+			}
+			return false
 		case *ast.AssignStmt:
 			if len(n.Lhs) != len(n.Rhs) {
 				return true
 			}
 			for i, l := range n.Lhs {
 				if outlives(info, l, body) {
-					escapes(n.Rhs[i], "stores")
+					escapes(n.Rhs[i], n.Rhs[i], "stores")
 				}
 			}
 		}
@@ -566,6 +590,7 @@ type aliaser struct {
 	origin  map[types.Object]ast.Expr // what each of vars is assigned
 	assigns map[types.Object]int      // how many times each of vars is assigned
 	drops   *drops
+	holders map[types.Object]bool // locals holding memory of x in a field (addHolders)
 }
 
 func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *aliaser {
@@ -602,6 +627,8 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *
 					var rhs ast.Expr
 					if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
 						rhs = n.Rhs[i]
+					} else if i == 0 && len(n.Rhs) == 1 && a.keeperName(n.Rhs[0]) != "" {
+						rhs = n.Rhs[0] // req, err := http.NewRequest(..., buf)
 					}
 					record(info.ObjectOf(id), rhs)
 				}
@@ -773,7 +800,7 @@ func (a *aliaser) kind(e ast.Expr) int {
 		if obj == a.x {
 			return self
 		}
-		if a.vars[obj] {
+		if a.vars[obj] || a.holders[obj] {
 			return strong
 		}
 	case *ast.StarExpr:
@@ -852,7 +879,7 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 			return none
 		}
 	}
-	fn := typeutil.StaticCallee(info, call)
+	fn := staticCallee(info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return none
 	}
@@ -860,6 +887,9 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 	if sig.Recv() != nil {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || a.kind(sel.X) == none {
+			if a.keeps(call, fn) {
+				return strong
+			}
 			return none
 		}
 		if (fn.Name() == "Bytes" || fn.Name() == "AvailableBuffer") && aliasingBuffer(sig.Recv().Type()) {
@@ -870,7 +900,16 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 	if fn.Pkg().Path() == "bytes" && len(call.Args) > 0 && strings.HasPrefix(fn.Name(), "Trim") && a.kind(call.Args[0]) >= strong {
 		return strong // bytes.Trim* return subslices of their argument
 	}
+	if a.keeps(call, fn) {
+		return strong
+	}
 	return none
+}
+
+// staticCallee returns the function or method call statically calls, or
+// nil.
+func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
+	return typeutil.StaticCallee(info, call)
 }
 
 // aliasingBuffer reports whether t is a buffer type whose Bytes method

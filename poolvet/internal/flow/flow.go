@@ -1,12 +1,18 @@
-// Package flow holds the small syntax helpers the poolvet analyzers use to
+// Package flow holds the syntax helpers the poolvet analyzers share to
 // follow a local variable through the statements of a function: the
 // statement list a node holds, the statements before a statement, whether a
-// node mentions a variable, and the body of the enclosing function.
+// node mentions a variable, the enclosing function; the one way to find the
+// variable at the root of an expression (Root, RootIdent), to strip
+// conversions (Unconvert, StripConversions) and to name a field path below
+// a variable (Path); and Scanner, the event walk the analyzers that follow
+// a Get (getreset, dirtydecode) are built on.
 package flow
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -71,29 +77,133 @@ func IsVar(info *types.Info, e ast.Expr, x *types.Var) bool {
 // EnclosingBody returns the body of the innermost function declaration or
 // literal containing cur, or nil.
 func EnclosingBody(cur inspector.Cursor) *ast.BlockStmt {
+	_, body := EnclosingFunc(cur)
+	return body
+}
+
+// EnclosingFunc returns the type and body of the innermost function
+// declaration or literal containing cur, or nils.
+func EnclosingFunc(cur inspector.Cursor) (*ast.FuncType, *ast.BlockStmt) {
 	for e := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		switch f := e.Node().(type) {
 		case *ast.FuncDecl:
-			return f.Body
+			return f.Type, f.Body
 		case *ast.FuncLit:
-			return f.Body
+			return f.Type, f.Body
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // Unconvert returns e without the parentheses and type conversions around
 // it: x for x, (x), T(x), any(T(x)). Conversions to interfaces count.
 func Unconvert(info *types.Info, e ast.Expr) ast.Expr {
-	e = ast.Unparen(e)
+	e, _ = StripConversions(info, e)
+	return e
+}
+
+// StripConversions returns e without the parentheses and type conversions
+// around it (as Unconvert does), and reports whether one of them converts
+// to a concrete type other than its operand's: true for (*[8]byte)(b),
+// false for any(b) or T(b) where b already has type T.
+func StripConversions(info *types.Info, e ast.Expr) (ast.Expr, bool) {
+	changes := false
 	for {
+		e = ast.Unparen(e)
 		call, ok := e.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
-			return e
+			return e, changes
 		}
-		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
-			return e
+		tv, ok := info.Types[call.Fun]
+		if !ok || !tv.IsType() {
+			return e, changes
 		}
-		e = ast.Unparen(call.Args[0])
+		if !types.IsInterface(tv.Type) && !types.Identical(tv.Type, info.TypeOf(call.Args[0])) {
+			changes = true
+		}
+		e = call.Args[0]
+	}
+}
+
+// RootIdent returns the identifier at the root of the expression e, which
+// denotes a variable or a part of one: x for x, &x, *x, x.f, x[i], x[a:b],
+// T(x) and any combination of them (parentheses aside); V for the
+// qualified package variable pkg.V. It returns nil for anything else:
+// calls, receives (<-ch), literals, arithmetic.
+func RootIdent(info *types.Info, e ast.Expr) *ast.Ident {
+	for {
+		e = Unconvert(info, e)
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			if sel := info.Selections[x]; sel != nil {
+				if sel.Kind() != types.FieldVal {
+					return nil // a method value
+				}
+				e = x.X
+				continue
+			}
+			if _, ok := info.Uses[x.Sel].(*types.Var); ok {
+				return x.Sel // pkg.V
+			}
+			return nil
+		case *ast.UnaryExpr:
+			if x.Op != token.AND {
+				return nil
+			}
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// Root returns the variable at the root of e (see RootIdent), or nil.
+func Root(info *types.Info, e ast.Expr) *types.Var {
+	id := RootIdent(info, e)
+	if id == nil {
+		return nil
+	}
+	v, _ := info.ObjectOf(id).(*types.Var)
+	return v
+}
+
+// Path returns the field path of e below the variable x: "" for x or *x,
+// ".f.g" for x.f.g or (*x).f.g; ok is false when e is not such a path
+// (an index, a call, another variable).
+func Path(info *types.Info, e ast.Expr, x *types.Var) (path string, ok bool) {
+	var parts []string
+	for {
+		switch v := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if info.ObjectOf(v) != x {
+				return "", false
+			}
+			var b strings.Builder
+			for i := len(parts) - 1; i >= 0; i-- {
+				b.WriteString("." + parts[i])
+			}
+			return b.String(), true
+		case *ast.StarExpr:
+			e = v.X
+		case *ast.SelectorExpr:
+			sel := info.Selections[v]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return "", false
+			}
+			parts = append(parts, v.Sel.Name)
+			e = v.X
+		default:
+			return "", false
+		}
 	}
 }

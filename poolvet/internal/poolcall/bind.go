@@ -2,6 +2,7 @@ package poolcall
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -96,6 +97,50 @@ func (info *Info) PlainGetWrapper(fn *types.Func) bool {
 	}
 	_, ok := w.Decl.Body.List[0].(*ast.ReturnStmt)
 	return ok
+}
+
+// Unwrap follows a call through the wrappers declared in this package to
+// the direct pool call it ends in (c itself for a direct call). It returns
+// nil when it cannot: a wrapper from another package, or one nested more
+// than four deep.
+func (info *Info) Unwrap(c *Call) *Call {
+	for depth := 0; c != nil && c.Wrapper != nil; depth++ {
+		w := info.Wrappers[c.Wrapper]
+		if w == nil || depth > 4 {
+			return nil
+		}
+		c = w.Inner
+	}
+	return c
+}
+
+// PutValueVar returns the local variable a direct Put hands back (x in
+// Put(x), Put(any(x)), and Put(&x) when addr is true) and the cursor of
+// the statement the Put call is, or ok false.
+func PutValueVar(info *types.Info, ins *inspector.Inspector, put *Call, addr bool) (x *types.Var, stmt inspector.Cursor, ok bool) {
+	if put.Value == nil {
+		return nil, stmt, false
+	}
+	v := flow.Unconvert(info, put.Value)
+	if u, isU := v.(*ast.UnaryExpr); isU && u.Op == token.AND && addr {
+		v = ast.Unparen(u.X)
+	}
+	id, isID := v.(*ast.Ident)
+	if !isID {
+		return nil, stmt, false
+	}
+	if x, ok = info.ObjectOf(id).(*types.Var); !ok {
+		return nil, stmt, false
+	}
+	cur, found := ins.Root().FindNode(put.Call)
+	if !found {
+		return nil, stmt, false
+	}
+	stmt = cur.Parent()
+	if _, isStmt := stmt.Node().(ast.Stmt); !isStmt {
+		return nil, stmt, false
+	}
+	return x, stmt, true
 }
 
 // KitPoolMayReset reports whether the poolkit pool.Pool held by obj (a

@@ -35,6 +35,8 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/objectpath"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
 )
 
 // Import paths of the pool packages poolcall knows.
@@ -481,39 +483,32 @@ func (st *state) setBase(c *Call, w *Wrapper, base ast.Expr) {
 }
 
 // ObjectOf returns the variable or field an expression denoting a pool is
-// rooted at: x for x, &x, *x, x[i]; the field f for x.f; the package
+// rooted at: the field f for x.f, &x.f, x.f[i]; else the variable at the
+// root of the expression (flow.Root): x for x, &x, *x, x[i], the package
 // variable for pkg.v. It returns nil for anything else (calls, literals).
 func ObjectOf(info *types.Info, e ast.Expr) types.Object {
 	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if obj, ok := info.ObjectOf(x).(*types.Var); ok {
-				return obj
-			}
-			return nil
+		switch x := flow.Unconvert(info, e).(type) {
 		case *ast.SelectorExpr:
-			if s := info.Selections[x]; s != nil {
-				if s.Kind() == types.FieldVal {
-					return s.Obj()
-				}
-				return nil
+			if s := info.Selections[x]; s != nil && s.Kind() == types.FieldVal {
+				return s.Obj()
 			}
-			if obj, ok := info.Uses[x.Sel].(*types.Var); ok {
-				return obj // qualified package variable
-			}
-			return nil
 		case *ast.UnaryExpr:
-			if x.Op != token.AND {
-				return nil
+			if x.Op == token.AND {
+				e = x.X
+				continue
 			}
-			e = x.X
 		case *ast.StarExpr:
 			e = x.X
+			continue
 		case *ast.IndexExpr:
 			e = x.X
-		default:
-			return nil
+			continue
 		}
+		if v := flow.Root(info, e); v != nil {
+			return v
+		}
+		return nil
 	}
 }
 
@@ -555,7 +550,7 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 			w.PoolFrom = PoolImplicit // bytebuf.Get/Put
 		}
 	default:
-		root := rootIdent(inner.PoolExpr)
+		root := flow.RootIdent(info, inner.PoolExpr)
 		var obj types.Object
 		if root != nil {
 			obj = info.ObjectOf(root)
@@ -584,7 +579,7 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 		if inner.Value == nil {
 			return nil
 		}
-		v, converts := stripConv(info, inner.Value)
+		v, converts := flow.StripConversions(info, inner.Value)
 		w.Converts = converts || inner.Converted
 		id, ok := v.(*ast.Ident)
 		if !ok {
@@ -607,7 +602,7 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 // value of get (directly, through a type assertion or conversion, or
 // through a local variable assigned from it).
 func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
-	fromGet := func(e ast.Expr) bool { return rootCall(e) == get }
+	fromGet := func(e ast.Expr) bool { return rootCall(info, e) == get }
 	holders := map[types.Object]bool{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -662,69 +657,13 @@ func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
 
 // rootCall strips parens, type assertions and conversions and returns the
 // call underneath, if any.
-func rootCall(e ast.Expr) *ast.CallExpr {
+func rootCall(info *types.Info, e ast.Expr) *ast.CallExpr {
 	for {
-		switch x := ast.Unparen(e).(type) {
+		switch x := flow.Unconvert(info, e).(type) {
 		case *ast.TypeAssertExpr:
 			e = x.X
 		case *ast.CallExpr:
-			if len(x.Args) == 1 && isTypeExpr(x.Fun) {
-				e = x.Args[0]
-				continue
-			}
 			return x
-		default:
-			return nil
-		}
-	}
-}
-
-// isTypeExpr reports whether e is syntactically a composite type, as in
-// the conversion ([]byte)(x) or (*T)(x). rootCall has no type information
-// at hand; a conversion through a named type, T(x), is treated as a call.
-func isTypeExpr(e ast.Expr) bool {
-	switch ast.Unparen(e).(type) {
-	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StarExpr:
-		return true
-	}
-	return false
-}
-
-// stripConv removes parens and conversions (any(v), T(v)) around e, and
-// reports whether one of them converted to a concrete type other than
-// the operand's.
-func stripConv(info *types.Info, e ast.Expr) (ast.Expr, bool) {
-	converts := false
-	for {
-		e = ast.Unparen(e)
-		call, ok := e.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 {
-			return e, converts
-		}
-		tv, ok := info.Types[call.Fun]
-		if !ok || !tv.IsType() {
-			return e, converts
-		}
-		if !types.IsInterface(tv.Type) && !types.Identical(tv.Type, info.TypeOf(call.Args[0])) {
-			converts = true
-		}
-		e = call.Args[0]
-	}
-}
-
-func rootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.UnaryExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
 		default:
 			return nil
 		}

@@ -1,0 +1,6 @@
+//go:build poolkitcheck
+
+package check
+
+// Enabled reports whether the program was built with -tags poolkitcheck.
+const Enabled = true
