@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/jsonpool"
@@ -100,12 +99,7 @@ func TestClearRule(t *testing.T) {
 		t.Error("an unexported field was not cleared")
 	}
 
-	if race.Enabled {
-		return
-	}
-	if n := allocs.PerRun(100, func() { jsonpool.Clear(&v) }); n != 0 {
-		t.Errorf("Clear allocates %v per call, want 0", n)
-	}
+	pooltest.WantAllocs(t, 0, func() { jsonpool.Clear(&v) })
 }
 
 type node struct {
