@@ -154,7 +154,7 @@ func (p *Pool[E]) init() uint64 {
 		maxClass = classOf(p.MaxCap)
 	}
 	info := uint64(maxClass)<<2 | 1
-	if hasPointers(reflect.TypeFor[E]()) {
+	if check.HasPointers(reflect.TypeFor[E]()) {
 		info |= 2
 	}
 	// Concurrent first uses compute the same value; any of them may
@@ -269,28 +269,6 @@ func classOf(n int) int {
 		return minClass
 	}
 	return bits.Len(uint(n - 1))
-}
-
-// hasPointers reports whether values of t contain pointers the garbage
-// collector would follow.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	default:
-		return true
-	}
 }
 
 // noCopy may be embedded into structs which must not be copied after first
