@@ -178,13 +178,13 @@ func seedServe(w http.ResponseWriter, r *http.Request, o *Order) (int, error) {
 	p := seedPackets.Get().(*[]byte)
 	defer seedPackets.Put(p)
 	var err error
-	if *p, err = seedInterpolate((*p)[:0], orderQuery, appendOrderArgs(nil, o, &rc)); err != nil {
+	if *p, err = workloads.AppendSeed((*p)[:0], orderQuery, appendOrderArgs(nil, o, &rc)); err != nil {
 		return 0, err
 	}
 	if err = db.exec(r.Context(), 0, *p); err != nil {
 		return 0, err
 	}
-	if *p, err = seedInterpolate((*p)[:0], itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc)); err != nil {
+	if *p, err = workloads.AppendSeed((*p)[:0], itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc)); err != nil {
 		return 0, err
 	}
 	if err = db.exec(r.Context(), 1, *p); err != nil {

@@ -112,10 +112,21 @@ var interpolateSeedBuf = make([]byte, 0, 4096)
 // and a copy of it for []byte, and string(buf) at the end, the article's
 // one remaining allocation. It is not safe for concurrent use.
 func InterpolateSeed(query string, args []driver.Value) (string, error) {
-	if strings.Count(query, "?") != len(args) {
-		return "", errors.New("interpolate: placeholder count differs from argument count")
+	buf, err := AppendSeed(interpolateSeedBuf[:0], query, args)
+	if err != nil {
+		return "", err
 	}
-	buf := interpolateSeedBuf[:0]
+	interpolateSeedBuf = buf
+	return string(buf), nil
+}
+
+// AppendSeed is InterpolateSeed's loop, appending to the buffer it is
+// given, so that a server can bring one per request (benchmarks/service's
+// seed variant does). Like the article it counts every ?, quoted or not.
+func AppendSeed(buf []byte, query string, args []driver.Value) ([]byte, error) {
+	if strings.Count(query, "?") != len(args) {
+		return buf, errors.New("interpolate: placeholder count differs from argument count")
+	}
 	argPos := 0
 	for i := 0; i < len(query); i++ {
 		q := strings.IndexByte(query[i:], '?')
@@ -149,12 +160,11 @@ func InterpolateSeed(query string, args []driver.Value) (string, error) {
 			buf = seedEscape(buf, v)
 			buf = append(buf, '\'')
 		default:
-			return "", fmt.Errorf("interpolate: unsupported type %T", v)
+			return buf, fmt.Errorf("interpolate: unsupported type %T", v)
 		}
 		argPos++
 	}
-	interpolateSeedBuf = buf
-	return string(buf), nil
+	return buf, nil
 }
 
 func seedAppendTime(buf []byte, v time.Time) []byte {
