@@ -35,24 +35,15 @@ type report struct {
 // variantReport holds one variant's figures: at the first fixed rate
 // unless named otherwise, medians over the rounds.
 type variantReport struct {
-	CPUus      float64 `json:"cpu_us_per_req"`
-	Allocs     float64 `json:"allocs_per_req"`
-	Bytes      float64 `json:"bytes_per_req"`
-	GCPer10k   float64 `json:"gc_cycles_per_10k"`
-	GCFraction float64 `json:"gc_cpu_fraction"`
-	GCShare    float64 `json:"gc_cpu_share"`
-	P50        float64 `json:"p50_ms"`
-	P90        float64 `json:"p90_ms"`
-	P99        float64 `json:"p99_ms"`
-	P999       float64 `json:"p999_ms"`
-	MaxRPS     float64 `json:"max_rps"`
+	// The figures at the first fixed rate; its spread is in Spread below,
+	// which JSON shows in place of the embedded one.
+	rateFigures
+	MaxRPS float64 `json:"max_rps"`
 	// MaxCPUus is the CPU per request in the closed-loop phases, where
 	// the server never waits for work: no wake-up is part of it.
-	MaxCPUus    float64 `json:"max_cpu_us_per_req"`
-	AchievedRPS float64 `json:"achieved_rps"`
-	Errors      int     `json:"errors"`
-	RespBytes   float64 `json:"resp_bytes"`
-	LogPerReq   float64 `json:"log_lines_per_req"`
+	MaxCPUus  float64 `json:"max_cpu_us_per_req"`
+	RespBytes float64 `json:"resp_bytes"`
+	LogPerReq float64 `json:"log_lines_per_req"`
 
 	// Spread is each figure's lowest and highest round.
 	Spread map[string][2]float64 `json:"spread"`
@@ -152,10 +143,7 @@ func (rep *report) summarize(results map[string]*variantRuns) {
 		}
 		if len(vr.AtRates) > 0 {
 			f := vr.AtRates[0]
-			vr.CPUus, vr.Allocs, vr.Bytes, vr.GCPer10k = f.CPUus, f.Allocs, f.Bytes, f.GCPer10k
-			vr.GCFraction, vr.GCShare = f.GCFraction, f.GCShare
-			vr.P50, vr.P90, vr.P99, vr.P999 = f.P50, f.P90, f.P99, f.P999
-			vr.AchievedRPS, vr.Errors = f.AchievedRPS, f.Errors
+			vr.rateFigures = f
 			for k, v := range f.Spread {
 				vr.Spread[k] = v
 			}
