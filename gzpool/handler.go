@@ -87,12 +87,12 @@ func WithMinSize(n int) Option {
 // sends what h has written, and after it Write returns http.ErrHijacked
 // and Handler writes nothing more.
 //
-// Once its pools are warm, Handler allocates nothing per response,
-// compressed or not, beyond what h allocates, except in three cases:
-// sniffing a Content-Type h did not set, weakening an ETag, and copying a
-// Range request. The Vary and Content-Encoding values it sets come from a
-// pool; each response's are its own while it runs, and a handler that
-// writes into them in place changes no later response.
+// Once its pools are warm, Handler makes one allocation per response,
+// compressed or not, beyond what h allocates: the array holding the Vary
+// and Content-Encoding values it sets, which is the response's own and
+// never pooled, because the header map outlives the request. Three cases
+// cost more: sniffing a Content-Type h did not set, weakening an ETag, and
+// copying a Range request.
 //
 // If h panics, Handler neither finishes the response nor returns the
 // half-used gzip writer to its pool; the panic goes on to the server.
@@ -119,11 +119,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hdr := w.Header()
-	vals := getHeaderValues()
+	vals := newHeaderValues()
 	addVary(hdr, vals[0:1:1])
 	if r.Method == http.MethodHead || !acceptsGzip(r.Header["Accept-Encoding"]) {
 		h.next.ServeHTTP(w, r)
-		putHeaderValues(vals) // not when h panics: then it is dropped
 		return
 	}
 	if _, ok := r.Header["Range"]; ok {
@@ -178,39 +177,19 @@ func canHijack(w http.ResponseWriter) bool {
 	}
 }
 
-// headerValues holds the values Handler gives the Vary and
-// Content-Encoding fields: "Accept-Encoding" and "gzip", set when the
-// array is made and never written again by this package. A header map
-// holds them as vals[0:1:1] and vals[1:2:2], so that an append by anyone
-// copies them rather than writing past them.
+// newHeaderValues returns the values Handler gives the Vary and
+// Content-Encoding fields, "Accept-Encoding" and "gzip", in one array made
+// for this response: one allocation where two Header().Set calls would
+// make two. A header map holds them as vals[0:1:1] and vals[1:2:2], so
+// that an append by anyone copies them rather than writing past them.
 //
-// They are pooled, which makes a response cost no allocation for its
-// header values. A package-level array would be shared by every response
-// at once, so a handler writing into its map's values in place
-// (w.Header()["Vary"][0] = ...), which the http.Header API allows, would
-// change every response, for good. A pooled array belongs to one response
-// while it runs; putHeaderValues takes it back only if it still holds
-// the original values, so a handler that wrote into its own affects no
-// later response. What remains: a server, or an outer middleware, that
-// reads a response's header map after ServeHTTP returned reads an array
-// that may belong to a later response by then. It reads the same
-// constant values, unless that later response's handler writes into
-// them in place while it reads.
-var headerValuesPool pool.Pool[*[2]string]
-
-func getHeaderValues() *[2]string {
-	vals := headerValuesPool.Get()
-	if vals == nil {
-		vals = &[2]string{"Accept-Encoding", "gzip"}
-	}
-	return vals
-}
-
-// putHeaderValues returns vals to the pool if no handler wrote into them.
-func putHeaderValues(vals *[2]string) {
-	if vals[0] == "Accept-Encoding" && vals[1] == "gzip" {
-		headerValuesPool.Put(vals)
-	}
+// The array is not pooled, nor shared between responses: the header map
+// belongs to the server and to any middleware outside Handler, which may
+// read it after ServeHTTP returned (and http.Header lets a handler write
+// into a value in place), so nothing Handler puts in it may go back to a
+// pool or be seen by another response.
+func newHeaderValues() *[2]string {
+	return &[2]string{"Accept-Encoding", "gzip"}
 }
 
 // withoutRange returns a shallow copy of r without the Range and If-Range
@@ -358,7 +337,7 @@ type responseWriter struct {
 	w        http.ResponseWriter
 	h        *handler
 	gz       *writerState // set while compressing
-	vals     *[2]string   // the response's header values: see headerValuesPool
+	vals     *[2]string   // the response's header values: see newHeaderValues
 	buf      []byte       // the first bytes, while undecided
 	status   int          // 0 until the handler sets one
 	state    int
@@ -415,9 +394,6 @@ func getResponseWriter(w http.ResponseWriter, h *handler) *responseWriter {
 func (rw *responseWriter) release() {
 	if rw.gz != nil && rw.done {
 		putWriter(rw.gz)
-	}
-	if rw.vals != nil && rw.done {
-		putHeaderValues(rw.vals)
 	}
 	buf := rw.buf[:0]
 	if cap(buf) > maxRetainedBuf {
