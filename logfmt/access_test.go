@@ -202,7 +202,14 @@ func TestAccessLogHijack(t *testing.T) {
 		brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\nhi")
 		brw.Flush()
 	})
-	srv := httptest.NewServer(AccessLog(h, &out))
+	// A hijacked connection is not waited for by srv.Close, and the
+	// client sees EOF when h's deferred Close runs, before AccessLog has
+	// written its line; logged says that it has.
+	logged := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(logged)
+		AccessLog(h, &out).ServeHTTP(w, r)
+	}))
 	defer srv.Close()
 	req, _ := http.NewRequest("GET", srv.URL+"/ws", nil)
 	req.Header.Set("Connection", "Upgrade")
@@ -216,7 +223,7 @@ func TestAccessLogHijack(t *testing.T) {
 	if resp.StatusCode != 101 || string(body) != "hi" {
 		t.Fatalf("upgrade got %d %q", resp.StatusCode, body)
 	}
-	srv.Close()
+	<-logged
 	recs := out.lines(t)
 	if len(recs) != 1 {
 		t.Fatalf("%d lines", len(recs))
