@@ -69,6 +69,10 @@ type Options struct {
 // and fmt use, go.dev/issue/23199).
 const maxIndentRetained = 64 << 10
 
+// maxFastRetained is the largest buffer of the fast path a pooled encoder
+// keeps, for the same reason.
+const maxFastRetained = 64 << 10
+
 // encoder is a json.Encoder bound, once, to a sink that can be pointed at a
 // caller's slice or io.Writer for the length of one call. Pooling the pair
 // is what makes Encode free of the json.Encoder allocation and lets the
@@ -76,6 +80,7 @@ const maxIndentRetained = 64 << 10
 type encoder struct {
 	sink sink
 	enc  *json.Encoder
+	buf  []byte // the fast path's output (fastencode.go)
 }
 
 // sink is the io.Writer a pooled json.Encoder writes to. With w set it
@@ -130,6 +135,9 @@ func getEncoder(o Options) *encoder {
 func putEncoder(e *encoder) {
 	failed, large := e.sink.failed, e.sink.large
 	e.sink = sink{}
+	if cap(e.buf) > maxFastRetained {
+		e.buf = nil
+	}
 	if failed || large {
 		return
 	}
@@ -199,9 +207,33 @@ func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
 	return out[:len(out)-1], nil
 }
 
+// encodeFast encodes v with the fast path (fastencode.go) into e.buf,
+// newline included, and reports whether it did: false when o indents, or
+// v's type has no plan, or encoding/json would return an error for v, so
+// that encoding/json must encode v.
+func (e *encoder) encodeFast(o Options, v any) bool {
+	if o.Prefix != "" || o.Indent != "" {
+		return false
+	}
+	b, ok := encAppendFast(e.buf[:0], v, !o.NoHTMLEscape)
+	if ok {
+		b = append(b, '\n')
+	}
+	e.buf = b
+	return ok
+}
+
 // AppendEncode is like the package's AppendEncode, formatted as o says.
 func (o Options) AppendEncode(dst []byte, v any) ([]byte, error) {
 	e := getEncoder(o)
+	if e.encodeFast(o, v) {
+		// Encoded into e's buffer and copied, rather than appended to dst
+		// directly, so that v's strings and slices may lie in dst's spare
+		// capacity, as Marshal's doc allows.
+		dst = append(dst, e.buf...)
+		putEncoder(e)
+		return dst, nil
+	}
 	e.sink.dst = dst
 	err := e.enc.Encode(v)
 	out := e.sink.dst
@@ -221,6 +253,11 @@ func (o Options) Encode(w io.Writer, v any) error {
 // EncodeN is like the package's EncodeN, formatted as o says.
 func (o Options) EncodeN(w io.Writer, v any) (n int, err error) {
 	e := getEncoder(o)
+	if e.encodeFast(o, v) {
+		n, err = w.Write(e.buf)
+		putEncoder(e)
+		return n, err
+	}
 	e.sink.w = w
 	err = e.enc.Encode(v)
 	n = e.sink.n

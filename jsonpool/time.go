@@ -31,13 +31,24 @@ type Time struct {
 // copies it at once. Years outside 0-9999 and zone offsets of a day or more,
 // which time.Time refuses, return time.Time's own error.
 func (t *Time) MarshalJSON() ([]byte, error) {
-	if y := t.Year(); y < 0 || y > 9999 {
+	b, ok := appendTimeJSON(t.text[:0], t.Time)
+	if !ok {
 		return t.Time.MarshalJSON()
+	}
+	return b, nil
+}
+
+// appendTimeJSON appends what t.MarshalJSON returns to b. ok is false,
+// and b is to be discarded, when MarshalJSON returns an error: for a
+// year outside 0-9999 or a zone offset of a day or more.
+func appendTimeJSON(b []byte, t time.Time) (_ []byte, ok bool) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return b, false
 	}
 	if _, off := t.Zone(); off <= -24*60*60 || off >= 24*60*60 {
-		return t.Time.MarshalJSON()
+		return b, false
 	}
-	b := append(t.text[:0], '"')
+	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b, '"'), nil
+	return append(b, '"'), true
 }

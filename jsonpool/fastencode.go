@@ -1,0 +1,684 @@
+package jsonpool
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The fast encode path.
+//
+// encoding/json walks a value with reflect on every call: it looks up each
+// field's encoder and reads each field through a reflect.Value. For the
+// types a response is commonly made of (structs of numbers, strings,
+// booleans, times, slices and pointers of those) jsonpool builds, once per
+// type, a plan: a tree of encode functions that read each field at its
+// offset through an unsafe.Pointer and append its JSON text directly. The
+// plan only ever produces what encoding/json would for the same value;
+// everything it cannot reproduce exactly is found when the plan is built,
+// and the type is then marked unsupported, so that encoding/json encodes
+// it as before. At run time a plan reports failure (a NaN, a time
+// encoding/json refuses) instead of an error, and the caller throws away
+// what was appended and lets encoding/json produce its own error.
+//
+// What this depends on: the layout of an interface value (a type word and
+// a data word; for the types the fast path accepts at the top level, the
+// data word is a pointer to the value or, for a pointer type, the pointer
+// itself), and the layouts of strings, slices and struct fields that
+// reflect reports (reflect.StructField.Offset, reflect.Type.Size). Both
+// are the Go specification's and the gc runtime's since Go 1.0; no
+// runtime internal is reached through go:linkname.
+
+// encFn appends the JSON text of the value at p to b. ok is false when
+// encoding/json would return an error for the value: b is then to be
+// thrown away. html says whether <, > and & are escaped in strings.
+type encFn func(b []byte, p unsafe.Pointer, html bool) (_ []byte, ok bool)
+
+// encTopPlan is how a value stored in an interface is encoded: fn is nil
+// when its type is unsupported; ptr says the interface holds a pointer,
+// whose target fn encodes (nil is null).
+type encTopPlan struct {
+	fn  encFn
+	ptr bool
+}
+
+// encPlans caches a *encTopPlan per reflect.Type (whose dynamic value is a
+// pointer, so looking one up does not allocate).
+var encPlans sync.Map
+
+// encEface is the layout of an interface{} value.
+type encEface struct {
+	typ, data unsafe.Pointer
+}
+
+// encAppendFast appends the JSON encoding of v, as json.Encoder.Encode
+// writes it without its newline, to b. handled is false when v's type has
+// no plan or encoding/json would fail on v; b's appended bytes must then
+// be discarded (b[:len(b) before the call]).
+func encAppendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
+	if v == nil {
+		return b, false
+	}
+	t := reflect.TypeOf(v)
+	var pl *encTopPlan
+	if c, ok := encPlans.Load(t); ok {
+		pl = c.(*encTopPlan)
+	} else {
+		pl = buildEncTopPlan(t)
+		encPlans.Store(t, pl)
+	}
+	if pl.fn == nil {
+		return b, false
+	}
+	p := (*encEface)(unsafe.Pointer(&v)).data
+	if pl.ptr && p == nil {
+		return append(b, "null"...), true
+	}
+	return pl.fn(b, p, html)
+}
+
+// encPtrSize is the size of a pointer, and of an interface's data word.
+const encPtrSize = unsafe.Sizeof(uintptr(0))
+
+func buildEncTopPlan(t reflect.Type) *encTopPlan {
+	b := encPlanBuilder{visiting: map[reflect.Type]bool{}}
+	if t.Kind() == reflect.Pointer {
+		if fn := b.build(t.Elem()); fn != nil && !b.failed {
+			return &encTopPlan{fn: fn, ptr: true}
+		}
+		return &encTopPlan{}
+	}
+	// A struct or array of pointer size may be stored in the interface's
+	// data word itself rather than behind it (a struct of one pointer),
+	// which the data word does not tell: leave those to encoding/json.
+	// Every other kind the plan supports is stored behind the data word.
+	if k := t.Kind(); (k == reflect.Struct || k == reflect.Array) && t.Size() == encPtrSize {
+		return &encTopPlan{}
+	}
+	if fn := b.build(t); fn != nil && !b.failed {
+		return &encTopPlan{fn: fn}
+	}
+	return &encTopPlan{}
+}
+
+// encPlanBuilder builds the encode functions of one top-level type.
+type encPlanBuilder struct {
+	visiting map[reflect.Type]bool // types being built: a recursive type is unsupported
+	failed   bool
+}
+
+var (
+	encTimeType    = reflect.TypeFor[time.Time]()
+	encKitTimeType = reflect.TypeFor[Time]()
+	encNumberType  = reflect.TypeFor[json.Number]() // a string encoding/json writes as a number
+)
+
+// encHasMethods reports whether t, or *t, has a method through which
+// encoding/json (v1, or the v2 engine of GOEXPERIMENT=jsonv2) would
+// encode it instead of by its kind: MarshalJSON, MarshalJSONTo,
+// MarshalText, AppendText. The test is by name only, so that any method
+// that might qualify sends the type to encoding/json.
+func encHasMethods(t reflect.Type) bool {
+	pt := t
+	if t.Kind() != reflect.Pointer {
+		pt = reflect.PointerTo(t)
+	}
+	for _, name := range [...]string{"MarshalJSON", "MarshalJSONTo", "MarshalText", "AppendText"} {
+		if _, ok := pt.MethodByName(name); ok {
+			return true
+		}
+		if _, ok := t.MethodByName(name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// build returns t's encode function, or nil if t is unsupported.
+func (pb *encPlanBuilder) build(t reflect.Type) encFn {
+	if pb.failed {
+		return nil
+	}
+	switch t {
+	case encTimeType:
+		return encTime
+	case encKitTimeType:
+		return encKitTime
+	case encNumberType:
+		pb.failed = true
+		return nil
+	}
+	if encHasMethods(t) {
+		pb.failed = true
+		return nil
+	}
+	if pb.visiting[t] {
+		pb.failed = true
+		return nil
+	}
+	pb.visiting[t] = true
+	defer delete(pb.visiting, t)
+
+	var fn encFn
+	switch t.Kind() {
+	case reflect.Bool:
+		fn = encBool
+	case reflect.Int:
+		fn = encInt
+	case reflect.Int8:
+		fn = encInt8
+	case reflect.Int16:
+		fn = encInt16
+	case reflect.Int32:
+		fn = encInt32
+	case reflect.Int64:
+		fn = encInt64
+	case reflect.Uint:
+		fn = encUint
+	case reflect.Uint8:
+		fn = encUint8
+	case reflect.Uint16:
+		fn = encUint16
+	case reflect.Uint32:
+		fn = encUint32
+	case reflect.Uint64:
+		fn = encUint64
+	case reflect.Uintptr:
+		fn = encUintptr
+	case reflect.Float32:
+		fn = encFloat32
+	case reflect.Float64:
+		fn = encFloat64
+	case reflect.String:
+		fn = encString
+	case reflect.Pointer:
+		fn = pb.buildPointer(t)
+	case reflect.Slice:
+		fn = pb.buildSlice(t)
+	case reflect.Array:
+		fn = pb.buildArray(t)
+	case reflect.Struct:
+		fn = pb.buildStruct(t)
+	}
+	if fn == nil {
+		// Maps, interfaces, complex numbers, channels, functions and
+		// unsafe pointers are encoding/json's.
+		pb.failed = true
+	}
+	return fn
+}
+
+func (pb *encPlanBuilder) buildPointer(t reflect.Type) encFn {
+	elem := pb.build(t.Elem())
+	if elem == nil {
+		return nil
+	}
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			return append(b, "null"...), true
+		}
+		return elem(b, q, html)
+	}
+}
+
+// encSlice is the layout of a slice.
+type encSlice struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
+	et := t.Elem()
+	if et.Kind() == reflect.Uint8 {
+		// []byte, and slices of any byte kind without methods of its
+		// own (checked by build below), are base64 text in encoding/json.
+		if pb.build(et) == nil {
+			return nil
+		}
+		return encBytes
+	}
+	elem := pb.build(et)
+	if elem == nil {
+		return nil
+	}
+	size := et.Size()
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		s := (*encSlice)(p)
+		if s.data == nil {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i := 0; i < s.len; i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = elem(b, unsafe.Add(s.data, uintptr(i)*size), html); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+}
+
+func encBytes(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	s := *(*[]byte)(p)
+	if s == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '"')
+	b = base64.StdEncoding.AppendEncode(b, s)
+	return append(b, '"'), true
+}
+
+func (pb *encPlanBuilder) buildArray(t reflect.Type) encFn {
+	elem := pb.build(t.Elem())
+	if elem == nil {
+		return nil
+	}
+	n, size := t.Len(), t.Elem().Size()
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		b = append(b, '[')
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = elem(b, unsafe.Add(p, uintptr(i)*size), html); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+}
+
+// encField is how one struct field is encoded.
+type encField struct {
+	off  uintptr
+	key  string // `"name":`
+	fn   encFn
+	omit func(p unsafe.Pointer) bool // nil: never omitted
+}
+
+func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
+	var fields []encField
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		tag, tagged := sf.Tag.Lookup("json")
+		if sf.Anonymous {
+			// Embedded fields promote their fields by encoding/json's
+			// dominance rules: left to encoding/json.
+			return nil
+		}
+		if !sf.IsExported() {
+			if tagged {
+				// Ignored by encoding/json v1; an error in v2.
+				return nil
+			}
+			continue
+		}
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = sf.Name
+		}
+		if !encPlainName(name) {
+			// Names encoding/json replaces by the Go name, or would
+			// have to escape, or that v2 parses differently (quoted
+			// names): left to encoding/json.
+			return nil
+		}
+		var omitEmpty, omitZero bool
+		if strings.Contains(tag, ",") {
+			for _, o := range strings.Split(opts, ",") {
+				switch o {
+				case "omitempty":
+					omitEmpty = true
+				case "omitzero":
+					omitZero = true
+				default:
+					// ",string" and options v2 knows and v1 does not.
+					return nil
+				}
+			}
+		}
+		for _, n := range names {
+			if strings.EqualFold(n, name) {
+				// encoding/json drops both of two equal names; v2 may
+				// refuse names that differ only in case.
+				return nil
+			}
+		}
+		names = append(names, name)
+		fn := pb.build(sf.Type)
+		if fn == nil {
+			return nil
+		}
+		f := encField{off: sf.Offset, key: `"` + name + `":`, fn: fn}
+		if omitEmpty {
+			f.omit = encEmptyFunc(sf.Type)
+			if f.omit == nil {
+				return nil
+			}
+		}
+		if omitZero {
+			z := encZeroFunc(sf.Type)
+			if z == nil {
+				return nil
+			}
+			if e := f.omit; e != nil {
+				f.omit = func(p unsafe.Pointer) bool { return e(p) || z(p) }
+			} else {
+				f.omit = z
+			}
+		}
+		fields = append(fields, f)
+	}
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		b = append(b, '{')
+		first := true
+		for i := range fields {
+			f := &fields[i]
+			fp := unsafe.Add(p, f.off)
+			if f.omit != nil && f.omit(fp) {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, f.key...)
+			var ok bool
+			if b, ok = f.fn(b, fp, html); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+}
+
+// encPlainName reports whether a field name is one that encoding/json
+// accepts as a tag name and writes as it is, escaping nothing in any
+// mode: letters, digits and punctuation other than quotes, backslashes
+// and the HTML characters <, > and &.
+func encPlainName(name string) bool {
+	if name == "" || !utf8.ValidString(name) {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%()*+-./:;=?@[]^_{|}~ ", c):
+		case c == '\u2028' || c == '\u2029':
+			return false
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// encEmptyFunc returns the test of encoding/json's omitempty for a field of
+// type t: false, 0, a nil pointer, an empty string or slice, an array of
+// length 0. Structs are never empty. nil means t is not handled.
+func encEmptyFunc(t reflect.Type) func(unsafe.Pointer) bool {
+	switch t.Kind() {
+	case reflect.Struct:
+		return func(unsafe.Pointer) bool { return false }
+	case reflect.Array:
+		empty := t.Len() == 0
+		return func(unsafe.Pointer) bool { return empty }
+	case reflect.Slice:
+		return func(p unsafe.Pointer) bool { return (*encSlice)(p).len == 0 }
+	case reflect.Float32:
+		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
+	case reflect.Float64:
+		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
+	}
+	return encZeroKindFunc(t)
+}
+
+// encZeroFunc returns the test of encoding/json's omitzero for a field of
+// type t: its IsZero method for the two time types, reflect.Value.IsZero
+// (floats compare equal to 0, so -0 is zero) for the rest. nil means t is
+// not handled: another type with an IsZero method, a struct or an array.
+func encZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
+	switch t {
+	case encTimeType:
+		return func(p unsafe.Pointer) bool { return (*time.Time)(p).IsZero() }
+	case encKitTimeType:
+		return func(p unsafe.Pointer) bool { return (*Time)(p).IsZero() }
+	}
+	if _, ok := reflect.PointerTo(t).MethodByName("IsZero"); ok {
+		return nil
+	}
+	if _, ok := t.MethodByName("IsZero"); ok {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		return func(p unsafe.Pointer) bool { return (*encSlice)(p).data == nil }
+	case reflect.Float32:
+		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
+	case reflect.Float64:
+		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
+	case reflect.String:
+		return func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
+	}
+	return encZeroKindFunc(t)
+}
+
+// encZeroKindFunc returns a test for the zero value of a bool, integer,
+// string or pointer type, nil for any other kind.
+func encZeroKindFunc(t reflect.Type) func(unsafe.Pointer) bool {
+	switch t.Kind() {
+	case reflect.Bool:
+		return func(p unsafe.Pointer) bool { return !*(*bool)(p) }
+	case reflect.Int8, reflect.Uint8:
+		return func(p unsafe.Pointer) bool { return *(*uint8)(p) == 0 }
+	case reflect.Int16, reflect.Uint16:
+		return func(p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
+	case reflect.Int32, reflect.Uint32:
+		return func(p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
+	case reflect.Int64, reflect.Uint64:
+		return func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
+	case reflect.Int, reflect.Uint, reflect.Uintptr:
+		return func(p unsafe.Pointer) bool { return *(*uintptr)(p) == 0 }
+	case reflect.String:
+		return func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
+	case reflect.Pointer:
+		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
+	}
+	return nil
+}
+
+// ---- scalars ----
+
+func encBool(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	if *(*bool)(p) {
+		return append(b, "true"...), true
+	}
+	return append(b, "false"...), true
+}
+
+func encInt(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendInt(b, int64(*(*int)(p)), 10), true
+}
+
+func encInt8(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendInt(b, int64(*(*int8)(p)), 10), true
+}
+
+func encInt16(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendInt(b, int64(*(*int16)(p)), 10), true
+}
+
+func encInt32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendInt(b, int64(*(*int32)(p)), 10), true
+}
+
+func encInt64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendInt(b, *(*int64)(p), 10), true
+}
+
+func encUint(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendUint(b, uint64(*(*uint)(p)), 10), true
+}
+
+func encUint8(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendUint(b, uint64(*(*uint8)(p)), 10), true
+}
+
+func encUint16(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendUint(b, uint64(*(*uint16)(p)), 10), true
+}
+
+func encUint32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendUint(b, uint64(*(*uint32)(p)), 10), true
+}
+
+func encUint64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendUint(b, *(*uint64)(p), 10), true
+}
+
+func encUintptr(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return strconv.AppendUint(b, uint64(*(*uintptr)(p)), 10), true
+}
+
+func encFloat32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return encAppendFloat(b, float64(*(*float32)(p)), 32)
+}
+
+func encFloat64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return encAppendFloat(b, *(*float64)(p), 64)
+}
+
+// encAppendFloat formats f as encoding/json does: the shortest decimal that
+// reads back as the same float of the given bit size, in plain notation
+// from 1e-6 up to but excluding 1e21 (and for zero), in exponent notation
+// outside that range with a one-digit negative exponent left unpadded
+// (1e-7, not 1e-07). NaN and the infinities are errors in encoding/json:
+// ok is false.
+func encAppendFloat(b []byte, f float64, bits int) ([]byte, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, false
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 {
+		if bits == 64 && (a < 1e-6 || a >= 1e21) ||
+			bits == 32 && (float32(a) < 1e-6 || float32(a) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b = strconv.AppendFloat(b, f, format, -1, bits)
+	if format == 'e' {
+		// strconv pads the exponent to two digits: e-07 becomes e-7.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, true
+}
+
+// ---- strings ----
+
+// Bytes below utf8.RuneSelf that need no escape: encPlainASCII in either
+// mode, plus <, > and & when html is false.
+var encPlainASCII, encPlainASCIINoHTML [utf8.RuneSelf]bool
+
+func init() {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		plain := c != '"' && c != '\\'
+		encPlainASCIINoHTML[c] = plain
+		encPlainASCII[c] = plain && c != '<' && c != '>' && c != '&'
+	}
+}
+
+const encHex = "0123456789abcdef"
+
+func encString(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+	return encAppendString(b, *(*string)(p), html), true
+}
+
+// encAppendString appends s as a JSON string the way encoding/json writes it:
+// quotes and backslashes escaped, \b \f \n \r \t in their short forms,
+// other bytes below 0x20 as \u00XX, <, > and & as \u003c, \u003e and
+// \u0026 when html is set, U+2028 and U+2029 always escaped, and each byte
+// of invalid UTF-8 replaced by \ufffd.
+func encAppendString(b []byte, s string, html bool) []byte {
+	plain := &encPlainASCII
+	if !html {
+		plain = &encPlainASCIINoHTML
+	}
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if plain[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', encHex[c>>4], encHex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', encHex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// ---- times ----
+
+func encTime(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return appendTimeJSON(b, *(*time.Time)(p))
+}
+
+func encKitTime(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return appendTimeJSON(b, (*Time)(p).Time)
+}
