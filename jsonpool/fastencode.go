@@ -655,7 +655,7 @@ func encAppendString(b []byte, s string, html bool) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			b = append(b, encInvalidUTF8...)
 			i++
 			start = i
 			continue
