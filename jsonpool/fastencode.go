@@ -127,15 +127,9 @@ var (
 // MarshalText, AppendText. The test is by name only, so that any method
 // that might qualify sends the type to encoding/json.
 func encHasMethods(t reflect.Type) bool {
-	pt := t
-	if t.Kind() != reflect.Pointer {
-		pt = reflect.PointerTo(t)
-	}
+	pt := reflect.PointerTo(t) // whose method set holds t's
 	for _, name := range [...]string{"MarshalJSON", "MarshalJSONTo", "MarshalText", "AppendText"} {
 		if _, ok := pt.MethodByName(name); ok {
-			return true
-		}
-		if _, ok := t.MethodByName(name); ok {
 			return true
 		}
 	}
@@ -156,7 +150,9 @@ func (pb *encPlanBuilder) build(t reflect.Type) encFn {
 		pb.failed = true
 		return nil
 	}
-	if encHasMethods(t) {
+	// A pointer type has no methods but its target's, checked when its
+	// target is built.
+	if t.Kind() != reflect.Pointer && encHasMethods(t) {
 		pb.failed = true
 		return nil
 	}
@@ -348,6 +344,8 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 					omitEmpty = true
 				case "omitzero":
 					omitZero = true
+				case "":
+					// A trailing comma, as in `json:"-,"`: no option.
 				default:
 					// ",string" and options v2 knows and v1 does not.
 					return nil
