@@ -1,6 +1,7 @@
 // Package jsonpool encodes and decodes JSON with encoding/json, the
-// compatibility baseline, without the allocations that do not belong to the
-// result: Marshal and AppendEncode append to a slice the caller owns
+// compatibility baseline (and, for common types, an encoder of its own
+// whose output is encoding/json's: see Engine), without the allocations
+// that do not belong to the result: Marshal and AppendEncode append to a slice the caller owns
 // instead of returning a copy, Encode (and EncodeN, which also returns the
 // byte count) hands its output to an io.Writer in one Write through pooled
 // json.Encoders (whose indentation buffers are reused too), and Unmarshal and
@@ -32,7 +33,34 @@
 //
 // # Engine
 //
-// jsonpool uses encoding/json and offers no path through
+// Encoding has a fast path of jsonpool's own, taken by Marshal,
+// AppendEncode, Encode and EncodeN (and the Options methods) when Prefix
+// and Indent are empty and v's type is made only of what it reproduces
+// exactly: booleans, integers and floats of every size, strings (named
+// string types included), []byte (base64), slices, arrays, pointers,
+// time.Time, jsonpool.Time, and structs of those whose fields are exported
+// (not embedded), named by the field name or a json tag with at most the
+// omitempty and omitzero options. For such a type it builds, once, a plan
+// that reads each field at its offset and appends its text, instead of
+// walking the value with reflect on every call, and it allocates nothing
+// (time.Time fields included, which encoding/json allocates for). Every
+// other type is encoding/json's: maps, interfaces, embedded fields, the
+// ,string option, types with a MarshalJSON, MarshalText or AppendText
+// method (or v2's MarshalJSONTo) other than the two times, json.Number,
+// recursive types, omitzero on a struct, an array or a type with an IsZero
+// method, tag names holding quotes, backslashes or <, > and &, and field
+// names equal but for case; so is a struct or array of one pointer's size
+// passed by value rather than through a pointer, and a value the fast path
+// meets that encoding/json refuses (a NaN or infinite float, a time whose
+// year is outside 0-9999): what the fast path had written is dropped and
+// encoding/json encodes v again and returns its own error. Its output is
+// byte for byte json.Encoder's, HTML escaping, the float format, invalid
+// UTF-8 and omitempty's and omitzero's rules included, checked against
+// encoding/json by a differential fuzz target (FuzzFastEncode) in the
+// default build and with GOEXPERIMENT=jsonv2, whose engine writes invalid
+// UTF-8 as U+FFFD rather than \ufffd and the fast path with it.
+//
+// jsonpool otherwise uses encoding/json and offers no path through
 // github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
 // output differs from encoding/json's by default (no HTML escaping, invalid
 // UTF-8 rejected, nil slices as []), it already pools its encoders, decoders
@@ -150,15 +178,16 @@ func putEncoder(e *encoder) {
 //
 // Marshal allocates nothing of its own: when dst has room for the output,
 // the call makes no allocation beyond those encoding/json makes for v's
-// types (none for structs of strings, numbers and slices of them). Pass v
-// as a pointer: a struct passed by value is copied into an interface,
-// which allocates.
+// types, and none at all for the types of the fast path (see Engine in the
+// package doc). Pass v as a pointer: a struct passed by value is copied
+// into an interface, which allocates.
 //
 // v may share memory with dst, its spare capacity included (a []byte or
 // json.RawMessage field that is a slice of dst's array, a string made over
 // it with unsafe.String, a MarshalJSON method returning such bytes): the
-// result is still right, because encoding/json encodes all of v into a
-// buffer of its own before Marshal appends a byte to dst.
+// result is still right, because all of v is encoded into a buffer of its
+// own (encoding/json's, or the fast path's, see Engine in the package doc)
+// before Marshal appends a byte to dst.
 func Marshal(dst []byte, v any) ([]byte, error) {
 	return Options{}.Marshal(dst, v)
 }
@@ -167,7 +196,10 @@ func Marshal(dst []byte, v any) ([]byte, error) {
 // writes to w: the JSON encoding of v, HTML-escaped as the Encoder does by
 // default, and a newline. It is Marshal with the newline kept, for a
 // response body built in a buffer. On error dst is returned as it was, and
-// the error is encoding/json's.
+// the error is encoding/json's. Structs of numbers, strings, slices,
+// pointers and times take the fast path described under Engine in the
+// package doc, with the same output; other types go through a pooled
+// json.Encoder.
 //
 // Like Marshal, AppendEncode allocates nothing of its own when dst has
 // room for the output, and gives the right result when v shares memory
@@ -185,14 +217,15 @@ func EncodeN(w io.Writer, v any) (n int, err error) {
 }
 
 // Encode writes the JSON encoding of v, followed by a newline, to w in a
-// single Write call, exactly as json.NewEncoder(w).Encode(v) does, with a
-// pooled json.Encoder, so that indented output reuses the encoder's
-// indentation buffer instead of growing a new one on every call. The bytes
-// come from encoding/json's own pooled buffer and are handed to w without a
-// copy; w must not keep them
-// after Write returns, as the io.Writer contract says. Nothing is written
-// when v cannot be encoded. Errors, from the encoding or from w, are
-// returned unchanged.
+// single Write call, exactly as json.NewEncoder(w).Encode(v) does: through
+// the fast path (see Engine in the package doc) into a pooled buffer for
+// the types it takes, otherwise with a pooled json.Encoder, so that
+// indented output reuses the encoder's indentation buffer instead of
+// growing a new one on every call. The bytes come from a pooled buffer
+// (jsonpool's or encoding/json's) and are handed to w without a copy; w
+// must not keep them after Write returns, as the io.Writer contract says.
+// Nothing is written when v cannot be encoded. Errors, from the encoding
+// or from w, are returned unchanged.
 func Encode(w io.Writer, v any) error {
 	return Options{}.Encode(w, v)
 }

@@ -11,8 +11,11 @@ const timeJSONLen = len(`"2006-01-02T15:04:05.999999999-07:00"`)
 // encoding/json allocates whatever a MarshalJSON method returns, once per
 // time field encoded, and Time formats into an array of its own instead.
 //
-// Only Marshal, AppendEncode, Encode and EncodeN of a value reached through a
-// pointer (&v, or a field of a value behind a pointer) skip the allocation:
+// jsonpool's fast encode path (see Engine in the package doc) writes a
+// Time, and a time.Time too, without any allocation, through a pointer or
+// not. Where encoding/json encodes it (json.Marshal, or a type the fast
+// path leaves to encoding/json), only a Time reached through a pointer (&v,
+// or a field of a value behind a pointer) skips the allocation:
 // encoding/json calls a pointer method like Time's MarshalJSON only on
 // addressable values. Encoded by value, a Time falls back to time.Time's
 // MarshalText, with the same bytes and the allocation.
