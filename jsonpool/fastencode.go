@@ -623,6 +623,13 @@ func encAppendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip eight plain ASCII bytes at a time.
+		for i+8 <= len(s) && encPlain8(s[i:i+8], html) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if plain[c] {
@@ -669,6 +676,33 @@ func encAppendString(b []byte, s string, html bool) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Word-at-a-time tests on eight bytes in a uint64: a byte of x is zero,
+// or less than n (n at most 0x80), exactly when the corresponding high
+// bit of the result is set in the lowest such byte, so the result is 0
+// exactly when no byte qualifies.
+const (
+	encOnes  = 0x0101010101010101
+	encHighs = 0x8080808080808080
+)
+
+func encHasZero(x uint64) uint64 { return (x - encOnes) & ^x & encHighs }
+
+// encPlain8 reports whether the eight bytes of s (len(s) == 8) are all
+// ASCII that needs no escape: no control byte, quote, backslash or byte
+// of 0x80 or more, and no <, > or & if html.
+func encPlain8(s string, html bool) bool {
+	_ = s[7]
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	m := x&encHighs | // 0x80 and above
+		(x-0x20*encOnes)&^x&encHighs | // below 0x20
+		encHasZero(x^('"'*encOnes)) | encHasZero(x^('\\'*encOnes))
+	if html {
+		m |= encHasZero(x^('<'*encOnes)) | encHasZero(x^('>'*encOnes)) | encHasZero(x^('&'*encOnes))
+	}
+	return m == 0
 }
 
 // ---- times ----
