@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"reflect"
 	"strconv"
 	"strings"
@@ -572,6 +573,13 @@ func encAppendFloat(b []byte, f float64, bits int) ([]byte, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return b, false
 	}
+	if bits == 64 {
+		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort {
+			if out, ok := encAppendShortDecimal(b, f, a); ok {
+				return out, true
+			}
+		}
+	}
 	format := byte('f')
 	if a := math.Abs(f); a != 0 {
 		if bits == 64 && (a < 1e-6 || a >= 1e21) ||
@@ -588,6 +596,60 @@ func encAppendFloat(b []byte, f float64, bits int) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// encMaxShort bounds the floats encAppendShortDecimal formats, and the
+// integers n it tries: below 10^15, a float64's spacing is less than half
+// of 10^-k at the magnitude of any n/10^k.
+const encMaxShort = 1e15
+
+// encPow10 are the powers of ten encAppendShortDecimal tries, all exact
+// float64s.
+var encPow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
+
+var encPow10Int = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
+
+// encAppendShortDecimal formats f (a = |f|, 1e-6 <= a < 10^15) as
+// strconv.AppendFloat(b, f, 'f', -1, 64) does, without its shortest-digit
+// search, when f is the float nearest to a decimal n/10^k with few digits
+// (n < 10^15, k <= 12), as prices, weights and ratings are; ok is false
+// otherwise, and b unchanged.
+//
+// Why the output is strconv's: for the smallest k such that
+// float64(n)/10^k == a with n = round(a*10^k), the decimal n/10^k reads
+// back as a (IEEE division and strconv's parsing both round correctly),
+// and it is the only decimal of k places that does, since floats around
+// a are less than 10^-k apart; a*10^k is computed within 0.5 of n, so
+// the smallest such k is not missed, and n has no trailing zero (else a
+// smaller k would have matched). The shortest round-tripping decimal is
+// therefore n/10^k, which is what strconv writes.
+func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
+	for k, p := range encPow10 {
+		n := math.Round(a * p)
+		if n >= encMaxShort {
+			return b, false
+		}
+		if n/p != a {
+			continue
+		}
+		if f < 0 {
+			b = append(b, '-')
+		}
+		u := uint64(n)
+		if k == 0 {
+			return strconv.AppendUint(b, u, 10), true
+		}
+		b = strconv.AppendUint(b, u/encPow10Int[k], 10)
+		b = append(b, '.')
+		frac := u % encPow10Int[k]
+		var digits [12]byte
+		for i := k - 1; i >= 0; i-- {
+			digits[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		return append(b, digits[:k]...), true
+	}
+	return b, false
 }
 
 // ---- strings ----
@@ -623,12 +685,21 @@ func encAppendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		// Skip eight plain ASCII bytes at a time.
-		for i+8 <= len(s) && encPlain8(s[i:i+8], html) {
-			i += 8
-		}
-		if i >= len(s) {
-			break
+		if len(s) >= 8 {
+			// Find the next byte from i on that may need an escape, eight
+			// bytes at a time: the window s[w:w+8] starts at i, or ends at
+			// s's end when fewer than eight bytes are left, and the bytes
+			// of it before i are shifted out. The mask may flag a plain
+			// byte above one that truly needs an escape (a borrow), which
+			// the byte test below passes over; it flags every byte that
+			// needs an escape.
+			w := min(i, len(s)-8)
+			m := encUnplain8(s[w:w+8], html) >> (8 * uint(i-w))
+			if m == 0 {
+				i = w + 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -689,10 +760,12 @@ const (
 
 func encHasZero(x uint64) uint64 { return (x - encOnes) & ^x & encHighs }
 
-// encPlain8 reports whether the eight bytes of s (len(s) == 8) are all
-// ASCII that needs no escape: no control byte, quote, backslash or byte
-// of 0x80 or more, and no <, > or & if html.
-func encPlain8(s string, html bool) bool {
+// encUnplain8 returns, for the eight bytes of s (len(s) == 8), a mask
+// with the high bit of each byte's position set for every byte that is
+// not ASCII needing no escape: control bytes, quotes, backslashes, bytes of
+// 0x80 and above, and <, > and & if html. The lowest set bit is exact;
+// above it a plain byte may be flagged too (a borrow from the byte below).
+func encUnplain8(s string, html bool) uint64 {
 	_ = s[7]
 	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
@@ -702,7 +775,7 @@ func encPlain8(s string, html bool) bool {
 	if html {
 		m |= encHasZero(x^('<'*encOnes)) | encHasZero(x^('>'*encOnes)) | encHasZero(x^('&'*encOnes))
 	}
-	return m == 0
+	return m
 }
 
 // ---- times ----

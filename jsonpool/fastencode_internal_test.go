@@ -1,14 +1,19 @@
 package jsonpool
 
 import (
+	"encoding/json"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestEncPlain8 holds the word-at-a-time test to the byte-at-a-time rule:
-// every byte value at every position among plain bytes, and random words.
-func TestEncPlain8(t *testing.T) {
+// TestEncUnplain8 holds the word-at-a-time test to the byte-at-a-time
+// rule: every byte value at every position among plain bytes, and random
+// words. The mask must flag every byte that needs an escape, be exact on
+// its lowest flagged byte, and be zero when no byte needs one.
+func TestEncUnplain8(t *testing.T) {
 	plainByte := func(c byte, html bool) bool {
 		if html {
 			return c < 0x80 && encPlainASCII[c]
@@ -17,12 +22,22 @@ func TestEncPlain8(t *testing.T) {
 	}
 	check := func(w []byte) {
 		for _, html := range []bool{false, true} {
-			want := true
-			for _, c := range w {
-				want = want && plainByte(c, html)
+			m := encUnplain8(string(w), html)
+			first := -1
+			for j, c := range w {
+				flagged := m>>(8*j+7)&1 == 1
+				if !plainByte(c, html) && !flagged {
+					t.Fatalf("encUnplain8(%q, html %v) = %#x misses byte %d", w, html, m, j)
+				}
+				if flagged && first < 0 {
+					first = j
+					if plainByte(c, html) {
+						t.Fatalf("encUnplain8(%q, html %v) = %#x: its lowest flag, byte %d, is plain", w, html, m, j)
+					}
+				}
 			}
-			if got := encPlain8(string(w), html); got != want {
-				t.Fatalf("encPlain8(%q, html %v) = %v, want %v", w, html, got, want)
+			if m&^encHighs != 0 {
+				t.Fatalf("encUnplain8(%q) = %#x sets bits other than high bits", w, m)
 			}
 		}
 	}
@@ -46,5 +61,48 @@ func TestEncPlain8(t *testing.T) {
 			w[j] = byte(r.IntN(0x90))
 		}
 		check(w)
+	}
+}
+
+// TestEncAppendFloat holds the float format to encoding/json's, through
+// json.Marshal, and to strconv: short decimals (where the shortcut
+// applies) near every power of ten and format switch, their neighbours
+// one ulp away, and random bit patterns.
+func TestEncAppendFloat(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 3))
+	var fs []float64
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{{4.2, "4.2"}, {-1.234, "-1.234"}, {0.000001, "0.000001"}, {123456789.125, "123456789.125"}, {98, "98"}, {0.30000000000000004, ""}} {
+		got, ok := encAppendShortDecimal(nil, c.f, math.Abs(c.f))
+		if string(got) != c.want || ok != (c.want != "") {
+			t.Errorf("encAppendShortDecimal(%v) = %q, %v; want %q", c.f, got, ok, c.want)
+		}
+	}
+	for i := 0; i < 100000; i++ {
+		k := r.IntN(14)
+		n := r.Int64N(int64(math.Pow10(1 + r.IntN(16))))
+		f := float64(n) / math.Pow10(k)
+		fs = append(fs, f, -f, math.Nextafter(f, 0), math.Nextafter(f, math.Inf(1)), math.Float64frombits(r.Uint64()))
+	}
+	for e := -8; e <= 22; e++ {
+		p := math.Pow10(e)
+		fs = append(fs, p, math.Nextafter(p, 0), math.Nextafter(p, 2*p), 9.5*p, 0.15*p, 0.99999999999999*p)
+	}
+	fs = append(fs, 999999999999999, 999999999999999.9, 1e15-0.5, 0.30000000000000004, 1.0/3, 2.0/3, 100.125, 0.000001, 0.0000015)
+	var buf []byte
+	for _, f := range fs {
+		want, err := json.Marshal(f)
+		var ok bool
+		buf, ok = encAppendFloat(buf[:0], f, 64)
+		if (err == nil) != ok || err == nil && string(buf) != string(want) {
+			t.Fatalf("encAppendFloat(%v (%#x)) = %q, %v; encoding/json writes %q, %v", f, math.Float64bits(f), buf, ok, want, err)
+		}
+		if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+			if s := strconv.FormatFloat(f, 'f', -1, 64); string(buf) != s {
+				t.Fatalf("encAppendFloat(%v) = %q, strconv writes %q", f, buf, s)
+			}
+		}
 	}
 }
