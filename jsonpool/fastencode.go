@@ -694,7 +694,12 @@ func encAppendString(b []byte, s string, html bool) []byte {
 			// the byte test below passes over; it flags every byte that
 			// needs an escape.
 			w := min(i, len(s)-8)
-			m := encUnplain8(s[w:w+8], html) >> (8 * uint(i-w))
+			x := encLoad8(s[w : w+8])
+			m := encUnplainJSON(x)
+			if html {
+				m |= encUnplainHTML(x)
+			}
+			m >>= 8 * uint(i-w)
 			if m == 0 {
 				i = w + 8
 				continue
@@ -766,16 +771,31 @@ func encHasZero(x uint64) uint64 { return (x - encOnes) & ^x & encHighs }
 // 0x80 and above, and <, > and & if html. The lowest set bit is exact;
 // above it a plain byte may be flagged too (a borrow from the byte below).
 func encUnplain8(s string, html bool) uint64 {
-	_ = s[7]
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	m := x&encHighs | // 0x80 and above
-		(x-0x20*encOnes)&^x&encHighs | // below 0x20
-		encHasZero(x^('"'*encOnes)) | encHasZero(x^('\\'*encOnes))
+	x := encLoad8(s)
+	m := encUnplainJSON(x)
 	if html {
-		m |= encHasZero(x^('<'*encOnes)) | encHasZero(x^('>'*encOnes)) | encHasZero(x^('&'*encOnes))
+		m |= encUnplainHTML(x)
 	}
 	return m
+}
+
+// encLoad8 returns the first eight bytes of s, the first in the low byte.
+func encLoad8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// encUnplainJSON flags, as encUnplain8 does, the bytes of x of 0x80 and
+// above, below 0x20, quotes and backslashes.
+func encUnplainJSON(x uint64) uint64 {
+	return (x|(x-0x20*encOnes)&^x)&encHighs |
+		encHasZero(x^('"'*encOnes)) | encHasZero(x^('\\'*encOnes))
+}
+
+// encUnplainHTML flags the bytes of x that are <, > or &.
+func encUnplainHTML(x uint64) uint64 {
+	return encHasZero(x^('<'*encOnes)) | encHasZero(x^('>'*encOnes)) | encHasZero(x^('&'*encOnes))
 }
 
 // ---- times ----
