@@ -26,6 +26,8 @@ type fzMyString string
 
 type fzMyInt int16
 
+type fzMyByte uint8
+
 type fzNums struct {
 	I   int
 	I8  int8
@@ -52,6 +54,7 @@ type fzStrs struct {
 	Bytes []byte     `json:"bytes"`
 	Arr   [3]uint8   `json:"arr"`
 	List  []string   `json:"list"`
+	MyB   []fzMyByte `json:"myb"`
 	hide  string
 	Skip  string `json:"-"`
 	//lint:ignore SA5008 encoding/json names this field "-", a case the fast path must get right
@@ -254,6 +257,11 @@ func (s *fzSource) strs() fzStrs {
 	}
 	for n := s.byte() % 4; n > 0; n-- {
 		v.List = append(v.List, s.str())
+	}
+	if s.bool() {
+		for _, c := range []byte(s.str()) {
+			v.MyB = append(v.MyB, fzMyByte(c))
+		}
 	}
 	return v
 }
@@ -615,6 +623,10 @@ func TestFastEncodeLeavesToEncodingJSON(t *testing.T) {
 		"slice of maps":        []map[string]int{{"a": 1}},
 		"nil":                  nil,
 		"duration":             &struct{ D time.Duration }{time.Second},
+		// encoding/json omits a non-nil *time.Time to a zero time.
+		"omitzero time pointer": &struct {
+			T *time.Time `json:"t,omitzero"`
+		}{T: new(time.Time)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if name == "duration" {
