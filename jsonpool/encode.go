@@ -267,6 +267,12 @@ func (o Options) AppendEncode(dst []byte, v any) ([]byte, error) {
 		putEncoder(e)
 		return dst, nil
 	}
+	return e.appendEncodeJSON(dst, v)
+}
+
+// appendEncodeJSON is AppendEncode through e's json.Encoder, which it puts
+// back in the pool.
+func (e *encoder) appendEncodeJSON(dst []byte, v any) ([]byte, error) {
 	e.sink.dst = dst
 	err := e.enc.Encode(v)
 	out := e.sink.dst

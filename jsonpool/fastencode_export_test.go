@@ -7,3 +7,9 @@ package jsonpool
 func FastEncodes(v any, html bool) ([]byte, bool) {
 	return encAppendFast(nil, v, html)
 }
+
+// AppendEncodeJSON is o.AppendEncode without the fast path: what
+// AppendEncode did before it, for benchmarks to compare.
+func AppendEncodeJSON(o Options, dst []byte, v any) ([]byte, error) {
+	return getEncoder(o).appendEncodeJSON(dst, v)
+}
