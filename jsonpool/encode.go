@@ -47,8 +47,8 @@
 // other type is encoding/json's: maps, interfaces, embedded fields, the
 // ,string option, types with a MarshalJSON, MarshalText or AppendText
 // method (or v2's MarshalJSONTo) other than the two times, json.Number,
-// recursive types, omitzero on a struct, an array or a type with an IsZero
-// method, tag names holding quotes, backslashes or <, > and &, and field
+// recursive types, omitzero on a type with an IsZero method (but the two
+// times), tag names holding quotes, backslashes or <, > and &, and field
 // names equal but for case; so is a struct or array of one pointer's size
 // passed by value rather than through a pointer, and a value the fast path
 // meets that encoding/json refuses (a NaN or infinite float, a time whose

@@ -451,7 +451,7 @@ func encEmptyFunc(t reflect.Type) func(unsafe.Pointer) bool {
 // encZeroFunc returns the test of encoding/json's omitzero for a field of
 // type t: its IsZero method for the two time types, reflect.Value.IsZero
 // (floats compare equal to 0, so -0 is zero) for the rest. nil means t is
-// not handled: another type with an IsZero method, a struct or an array.
+// not handled: another type with an IsZero method.
 func encZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	switch t {
 	case encTimeType:
@@ -465,6 +465,16 @@ func encZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	if _, ok := t.MethodByName("IsZero"); ok {
 		return nil
 	}
+	return encValueZeroFunc(t)
+}
+
+// encValueZeroFunc returns reflect.Value.IsZero for a value of type t, of
+// any kind, read in place: floats and complex numbers compare equal to 0
+// (so -0 is zero), strings are empty, slices, pointers, maps, channels,
+// functions and interfaces nil, arrays and structs zero in every element
+// and field, blank (_) fields aside. Methods play no part: a time.Time
+// inside a struct is zero only with no location either, as in reflect.
+func encValueZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	switch t.Kind() {
 	case reflect.Slice:
 		return func(p unsafe.Pointer) bool { return (*encSlice)(p).data == nil }
@@ -472,10 +482,49 @@ func encZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
 	case reflect.Float64:
 		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
-	case reflect.String:
-		return func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
+	case reflect.Complex64:
+		return func(p unsafe.Pointer) bool { return *(*complex64)(p) == 0 }
+	case reflect.Complex128:
+		return func(p unsafe.Pointer) bool { return *(*complex128)(p) == 0 }
+	case reflect.Interface:
+		// Both words nil; the first is nil only for a nil interface.
+		return func(p unsafe.Pointer) bool { return (*encEface)(p).typ == nil }
+	case reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
+	case reflect.Array:
+		n, size := t.Len(), t.Elem().Size()
+		elem := encValueZeroFunc(t.Elem())
+		return func(p unsafe.Pointer) bool {
+			for i := 0; i < n; i++ {
+				if !elem(unsafe.Add(p, uintptr(i)*size)) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.Struct:
+		type part struct {
+			off  uintptr
+			zero func(unsafe.Pointer) bool
+		}
+		var parts []part
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			if sf.Name == "_" {
+				continue
+			}
+			parts = append(parts, part{sf.Offset, encValueZeroFunc(sf.Type)})
+		}
+		return func(p unsafe.Pointer) bool {
+			for _, f := range parts {
+				if !f.zero(unsafe.Add(p, f.off)) {
+					return false
+				}
+			}
+			return true
+		}
 	}
-	return encZeroKindFunc(t)
+	return encZeroKindFunc(t) // booleans, integers, strings, pointers
 }
 
 // encZeroKindFunc returns a test for the zero value of a bool, integer,

@@ -74,33 +74,49 @@ type fzTimes struct {
 }
 
 type fzOmit struct {
-	B    bool        `json:"b,omitempty"`
-	I    int         `json:"i,omitempty"`
-	I8   int8        `json:"i8,omitempty"`
-	U16  uint16      `json:"u16,omitempty"`
-	U32  uint32      `json:"u32,omitempty"`
-	U64  uint64      `json:"u64,omitempty"`
-	F32  float32     `json:"f32,omitempty"`
-	F64  float64     `json:"f64,omitempty"`
-	S    string      `json:"s,omitempty"`
-	P    *int        `json:"p,omitempty"`
-	Sl   []int       `json:"sl,omitempty"`
-	A0   [0]int      `json:"a0,omitempty"`
-	A1   [1]int      `json:"a1,omitempty"`
-	St   fzInner     `json:"st,omitempty"`
-	ZB   bool        `json:"zb,omitzero"`
-	ZI   int64       `json:"zi,omitzero"`
-	ZF32 float32     `json:"zf32,omitzero"`
-	ZF   float64     `json:"zf,omitzero"`
-	ZS   string      `json:"zs,omitzero"`
-	ZP   *fzInner    `json:"zp,omitzero"`
-	ZSl  []string    `json:"zsl,omitzero"`
-	ZN   fzMyString  `json:"zn,omitzero"`
-	Both []byte      `json:"both,omitempty,omitzero"`
-	BF   float64     `json:",omitzero,omitempty"`
-	PP   **fzMyInt   `json:"pp,omitempty"`
-	PS   *[]fzMyInt  `json:"ps,omitzero"`
-	AP   [2]*fzInner `json:"ap"`
+	B    bool         `json:"b,omitempty"`
+	I    int          `json:"i,omitempty"`
+	I8   int8         `json:"i8,omitempty"`
+	U16  uint16       `json:"u16,omitempty"`
+	U32  uint32       `json:"u32,omitempty"`
+	U64  uint64       `json:"u64,omitempty"`
+	F32  float32      `json:"f32,omitempty"`
+	F64  float64      `json:"f64,omitempty"`
+	S    string       `json:"s,omitempty"`
+	P    *int         `json:"p,omitempty"`
+	Sl   []int        `json:"sl,omitempty"`
+	A0   [0]int       `json:"a0,omitempty"`
+	A1   [1]int       `json:"a1,omitempty"`
+	St   fzInner      `json:"st,omitempty"`
+	ZB   bool         `json:"zb,omitzero"`
+	ZI   int64        `json:"zi,omitzero"`
+	ZF32 float32      `json:"zf32,omitzero"`
+	ZF   float64      `json:"zf,omitzero"`
+	ZS   string       `json:"zs,omitzero"`
+	ZP   *fzInner     `json:"zp,omitzero"`
+	ZSl  []string     `json:"zsl,omitzero"`
+	ZN   fzMyString   `json:"zn,omitzero"`
+	Both []byte       `json:"both,omitempty,omitzero"`
+	BF   float64      `json:",omitzero,omitempty"`
+	PP   **fzMyInt    `json:"pp,omitempty"`
+	PS   *[]fzMyInt   `json:"ps,omitzero"`
+	AP   [2]*fzInner  `json:"ap"`
+	ZSt  fzZeroish    `json:"zst,omitzero"`
+	ZA   [2]float64   `json:"za,omitzero"`
+	ZT   [1]time.Time `json:"zt,omitzero"`
+}
+
+// fzZeroish is a struct for omitzero, which encoding/json tests with
+// reflect.Value.IsZero: every field zero, -0 and a time.Time of location
+// nil included, an unexported one too, whatever its methods say.
+type fzZeroish struct {
+	F    float64
+	T    time.Time
+	S    string
+	P    *int
+	A    [2]int8
+	hide int
+	In   fzInner
 }
 
 type fzInner struct {
@@ -345,6 +361,31 @@ func (s *fzSource) omit() fzOmit {
 	}
 	if s.bool() {
 		v.AP[1] = &fzInner{S: s.str()}
+	}
+	switch s.byte() % 8 {
+	case 1:
+		v.ZSt.F = math.Copysign(0, -1)
+	case 2:
+		v.ZSt.T = time.Time{}.In(time.FixedZone("", 0)) // IsZero, but not the zero value
+	case 3:
+		v.ZSt.hide = 1
+	case 4:
+		v.ZSt.In.S = s.str()
+	case 5:
+		v.ZSt.A[1] = int8(s.byte())
+	case 6:
+		v.ZSt.F = s.f64()
+	case 7:
+		n := 0
+		v.ZSt.P = &n
+	}
+	switch s.byte() % 4 {
+	case 1:
+		v.ZA[0] = math.Copysign(0, -1)
+	case 2:
+		v.ZA[1] = s.f64()
+	case 3:
+		v.ZT[0] = time.Time{}.In(time.FixedZone("", 0))
 	}
 	return v
 }
@@ -609,12 +650,6 @@ func TestFastEncodeLeavesToEncodingJSON(t *testing.T) {
 		"quote in name": &struct {
 			A int `json:"'a'"`
 		}{1},
-		"omitzero struct": &struct {
-			S fzInner `json:"s,omitzero"`
-		}{},
-		"omitzero array": &struct {
-			A [2]int `json:"a,omitzero"`
-		}{},
 		"IsZero method": &struct {
 			Z feIsZero `json:"z,omitzero"`
 		}{7},
