@@ -38,18 +38,20 @@
 // and Indent are empty and v's type is made only of what it reproduces
 // exactly: booleans, integers and floats of every size, strings (named
 // string types included), []byte (base64), slices, arrays, pointers,
-// time.Time, jsonpool.Time, and structs of those whose fields are exported
-// (not embedded), named by the field name or a json tag with at most the
-// omitempty and omitzero options. For such a type it builds, once, a plan
+// time.Time, jsonpool.Time, and structs of those whose fields are
+// exported, named by the field name or a json tag with at most the
+// omitempty and omitzero options, untagged embedded structs of exported
+// types (directly or through a pointer) included. For such a type it builds, once, a plan
 // that reads each field at its offset and appends its text, instead of
 // walking the value with reflect on every call, and it allocates nothing
 // (time.Time fields included, which encoding/json allocates for). Every
-// other type is encoding/json's: maps, interfaces, embedded fields, the
+// other type is encoding/json's: maps, interfaces, other embedded fields
+// (tagged, of unexported types, or not structs), the
 // ,string option, types with a MarshalJSON, MarshalText or AppendText
 // method (or v2's MarshalJSONTo) other than the two times, json.Number,
 // recursive types, omitzero on a type with an IsZero method (but the two
 // times), tag names holding quotes, backslashes or <, > and &, and field
-// names equal but for case; so is a struct or array of one pointer's size
+// names equal but for case, at any depth of embedding; so is a struct or array of one pointer's size
 // passed by value rather than through a pointer, and a value the fast path
 // meets that encoding/json refuses (a NaN or infinite float, a time whose
 // year is outside 0-9999): what the fast path had written is dropped and

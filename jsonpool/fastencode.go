@@ -298,29 +298,111 @@ func (pb *encPlanBuilder) buildArray(t reflect.Type) encFn {
 	}
 }
 
-// encField is how one struct field is encoded.
+// encField is how one struct field is encoded, or, with ptr set, the
+// fields of a struct embedded through a pointer at off.
 type encField struct {
 	off  uintptr
 	key  string // `"name":`
 	fn   encFn
 	omit func(p unsafe.Pointer) bool // nil: never omitted
+	sub  []encField                  // the embedded struct's fields, at offsets from the pointer's target
+	ptr  bool                        // an embedded *struct, whose fields are sub
 }
 
 func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
-	var fields []encField
 	var names []string
+	fields, ok := pb.structFields(t, 0, &names)
+	if !ok {
+		return nil
+	}
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		b = append(b, '{')
+		b, _, ok := encFields(b, p, fields, html, true)
+		if !ok {
+			return b, false
+		}
+		return append(b, '}'), true
+	}
+}
+
+// encFields appends fields of the struct at p, each after a comma unless
+// it is the first written (first says whether none was before the call),
+// and reports whether none was written yet after it.
+func encFields(b []byte, p unsafe.Pointer, fields []encField, html, first bool) (_ []byte, stillFirst, ok bool) {
+	for i := range fields {
+		f := &fields[i]
+		fp := unsafe.Add(p, f.off)
+		if f.ptr {
+			// Fields of a struct embedded through a pointer: none when
+			// it is nil, as in encoding/json.
+			if q := *(*unsafe.Pointer)(fp); q != nil {
+				if b, first, ok = encFields(b, q, f.sub, html, first); !ok {
+					return b, first, false
+				}
+			}
+			continue
+		}
+		if f.omit != nil && f.omit(fp) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, f.key...)
+		if b, ok = f.fn(b, fp, html); !ok {
+			return b, first, false
+		}
+	}
+	return b, first, true
+}
+
+// structFields returns the encoded fields of struct type t at offset base,
+// in encoding/json's order, the fields of untagged embedded structs in
+// their place. It fails for what the fast path leaves to encoding/json,
+// among them any two fields, at any depth, whose names are equal but for
+// case: with no such pair, encoding/json's rules for which of two equal
+// names wins have nothing to decide.
+func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]string) ([]encField, bool) {
+	var fields []encField
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		tag, tagged := sf.Tag.Lookup("json")
 		if sf.Anonymous {
-			// Embedded fields promote their fields by encoding/json's
-			// dominance rules: left to encoding/json.
-			return nil
+			// An embedded struct, untagged, of an exported type without
+			// methods of encoding, directly or through a pointer: its
+			// fields are the outer struct's. Every other embedded field
+			// (tagged, of an unexported type, not a struct) is
+			// encoding/json's.
+			et := sf.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if tagged || !sf.IsExported() || et.Kind() != reflect.Struct ||
+				et == encTimeType || et == encKitTimeType || encHasMethods(et) || pb.visiting[et] {
+				return nil, false
+			}
+			pb.visiting[et] = true
+			if sf.Type.Kind() == reflect.Pointer {
+				sub, ok := pb.structFields(et, 0, names)
+				if !ok {
+					return nil, false
+				}
+				fields = append(fields, encField{off: base + sf.Offset, sub: sub, ptr: true})
+			} else {
+				sub, ok := pb.structFields(et, base+sf.Offset, names)
+				if !ok {
+					return nil, false
+				}
+				fields = append(fields, sub...)
+			}
+			delete(pb.visiting, et)
+			continue
 		}
 		if !sf.IsExported() {
 			if tagged {
 				// Ignored by encoding/json v1; an error in v2.
-				return nil
+				return nil, false
 			}
 			continue
 		}
@@ -335,7 +417,7 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 			// Names encoding/json replaces by the Go name, or would
 			// have to escape, or that v2 parses differently (quoted
 			// names): left to encoding/json.
-			return nil
+			return nil, false
 		}
 		var omitEmpty, omitZero bool
 		if strings.Contains(tag, ",") {
@@ -349,33 +431,34 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 					// A trailing comma, as in `json:"-,"`: no option.
 				default:
 					// ",string" and options v2 knows and v1 does not.
-					return nil
+					return nil, false
 				}
 			}
 		}
-		for _, n := range names {
+		for _, n := range *names {
 			if strings.EqualFold(n, name) {
-				// encoding/json drops both of two equal names; v2 may
-				// refuse names that differ only in case.
-				return nil
+				// encoding/json drops both of two equal names, or keeps
+				// the shallower; v2 may refuse names that differ only
+				// in case.
+				return nil, false
 			}
 		}
-		names = append(names, name)
+		*names = append(*names, name)
 		fn := pb.build(sf.Type)
 		if fn == nil {
-			return nil
+			return nil, false
 		}
-		f := encField{off: sf.Offset, key: `"` + name + `":`, fn: fn}
+		f := encField{off: base + sf.Offset, key: `"` + name + `":`, fn: fn}
 		if omitEmpty {
 			f.omit = encEmptyFunc(sf.Type)
 			if f.omit == nil {
-				return nil
+				return nil, false
 			}
 		}
 		if omitZero {
 			z := encZeroFunc(sf.Type)
 			if z == nil {
-				return nil
+				return nil, false
 			}
 			if e := f.omit; e != nil {
 				f.omit = func(p unsafe.Pointer) bool { return e(p) || z(p) }
@@ -385,27 +468,7 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 		}
 		fields = append(fields, f)
 	}
-	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-		b = append(b, '{')
-		first := true
-		for i := range fields {
-			f := &fields[i]
-			fp := unsafe.Add(p, f.off)
-			if f.omit != nil && f.omit(fp) {
-				continue
-			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = append(b, f.key...)
-			var ok bool
-			if b, ok = f.fn(b, fp, html); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
-	}
+	return fields, true
 }
 
 // encPlainName reports whether a field name is one that encoding/json

@@ -124,6 +124,35 @@ type fzInner struct {
 	S string `json:"s"`
 }
 
+// Embedded structs, directly and through pointers, whose fields join the
+// outer struct's.
+type FzBase struct {
+	ID   int64  `json:"id"`
+	Note string `json:"note,omitempty"`
+	FzDeep
+}
+
+type FzDeep struct {
+	Level float64   `json:"level"`
+	At    time.Time `json:"at,omitzero"`
+	*FzEmpty
+}
+
+type FzExtra struct {
+	Extra string `json:"extra"`
+	Flag  bool
+}
+
+type FzEmpty struct{}
+
+type fzEmbeds struct {
+	Own string `json:"own"`
+	FzBase
+	*FzExtra
+	FzEmpty
+	Last []int `json:"last"`
+}
+
 type fzOuter struct {
 	Nums   fzNums      `json:"nums"`
 	Strs   []fzStrs    `json:"strs"`
@@ -135,6 +164,8 @@ type fzOuter struct {
 	Inner  [2]fzInner  `json:"inner"`
 	Matrix [][]float64 `json:"matrix"`
 	PP     **fzInner   `json:"pp"`
+	Emb    fzEmbeds    `json:"emb"`
+	PEmb   *fzEmbeds   `json:"pemb"`
 }
 
 // fzSource turns fuzz bytes into values; when it runs out it gives
@@ -410,6 +441,26 @@ func (s *fzSource) outer() *fzOuter {
 		}
 		v.Matrix = append(v.Matrix, row)
 	}
+	v.Emb = fzEmbeds{Own: s.str(), FzBase: FzBase{ID: int64(s.u64()), FzDeep: FzDeep{Level: s.f64()}}}
+	if s.bool() {
+		v.Emb.Note = s.str()
+	}
+	if s.bool() {
+		v.Emb.At = s.time()
+	}
+	if s.bool() {
+		v.Emb.FzDeep.FzEmpty = &FzEmpty{}
+	}
+	if s.bool() {
+		v.Emb.FzExtra = &FzExtra{Extra: s.str(), Flag: s.bool()}
+	}
+	if s.bool() {
+		v.Emb.Last = []int{int(s.byte())}
+	}
+	if s.bool() {
+		e := v.Emb
+		v.PEmb = &e
+	}
 	switch s.byte() % 3 {
 	case 1:
 		v.PP = new(*fzInner)
@@ -426,7 +477,7 @@ func (s *fzSource) outer() *fzOuter {
 func fzValues(data []byte) []any {
 	s := &fzSource{b: data}
 	o := s.outer()
-	vs := []any{o, *o, &o.Nums, o.Nums, &o.Times, o.Times, &o.Omit, o.Omit, o.Strs, &o.Strs, o.Matrix,
+	vs := []any{o, *o, &o.Emb, o.Emb, &o.Nums, o.Nums, &o.Times, o.Times, &o.Omit, o.Omit, o.Strs, &o.Strs, o.Matrix,
 		o.Nums.F64, &o.Nums.F32, o.Times.T, &o.Times.K, o.Times.K, o.Nil, o.Empty, o.PP, o.Inner}
 	if len(o.Strs) > 0 {
 		vs = append(vs, o.Strs[0].S, &o.Strs[0], o.Strs[0].Bytes)
@@ -612,6 +663,22 @@ type feRecursive struct {
 
 type feOnePointer struct{ P *int }
 
+type FeNamedInt int
+
+type FeRec struct {
+	*FeRec
+	N int
+}
+
+type FeTwin struct {
+	FzExtra
+	FeOther
+}
+
+type FeOther struct {
+	Flag string // FzExtra has a Flag too: encoding/json drops both
+}
+
 func TestFastEncodeLeavesToEncodingJSON(t *testing.T) {
 	n := 3
 	s := feTextPtr("s")
@@ -658,6 +725,18 @@ func TestFastEncodeLeavesToEncodingJSON(t *testing.T) {
 		"slice of maps":        []map[string]int{{"a": 1}},
 		"nil":                  nil,
 		"duration":             &struct{ D time.Duration }{time.Second},
+		"embedded names clash": &FeTwin{},
+		"embedded name clashes with outer": &struct {
+			FzBase
+			ID string `json:"ID"`
+		}{},
+		"tagged embedded": &struct {
+			FzBase `json:"base"`
+		}{},
+		"embedded non-struct": &struct{ FeNamedInt }{3},
+		"embedded time":       &struct{ time.Time }{time.Now()},
+		"embedded recursive":  &FeRec{FeRec: &FeRec{N: 1}, N: 2},
+		"embedded marshaler":  &struct{ feMarshalerValue }{},
 		// encoding/json omits a non-nil *time.Time to a zero time.
 		"omitzero time pointer": &struct {
 			T *time.Time `json:"t,omitzero"`
