@@ -39,28 +39,30 @@
 // exactly: booleans, integers and floats of every size, strings (named
 // string types included), []byte (base64), slices, arrays, pointers,
 // time.Time, jsonpool.Time, and structs of those whose fields are
-// exported, named by the field name or a json tag with at most the
+// exported, named by the field name or by a json tag with at most the
 // omitempty and omitzero options, untagged embedded structs of exported
-// types (directly or through a pointer) included. For such a type it builds, once, a plan
-// that reads each field at its offset and appends its text, instead of
-// walking the value with reflect on every call, and it allocates nothing
-// (time.Time fields included, which encoding/json allocates for). Every
-// other type is encoding/json's: maps, interfaces, other embedded fields
-// (tagged, of unexported types, or not structs), the
-// ,string option, types with a MarshalJSON, MarshalText or AppendText
-// method (or v2's MarshalJSONTo) other than the two times, json.Number,
-// recursive types, omitzero on a type with an IsZero method (but the two
-// times), tag names holding quotes, backslashes or <, > and &, and field
-// names equal but for case, at any depth of embedding; so is a struct or array of one pointer's size
-// passed by value rather than through a pointer, and a value the fast path
-// meets that encoding/json refuses (a NaN or infinite float, a time whose
-// year is outside 0-9999): what the fast path had written is dropped and
-// encoding/json encodes v again and returns its own error. Its output is
-// byte for byte json.Encoder's, HTML escaping, the float format, invalid
-// UTF-8 and omitempty's and omitzero's rules included, checked against
-// encoding/json by a differential fuzz target (FuzzFastEncode) in the
-// default build and with GOEXPERIMENT=jsonv2, whose engine writes invalid
-// UTF-8 as U+FFFD rather than \ufffd and the fast path with it.
+// types (directly or through a pointer) included. For such a type it
+// builds, once, a plan that reads each field at its offset and appends its
+// text, instead of walking the value with reflect on every call, and it
+// allocates nothing (time.Time fields included, which encoding/json
+// allocates for). Its output is byte for byte json.Encoder's: HTML
+// escaping, the float format, invalid UTF-8, omitempty's and omitzero's
+// rules, all checked against encoding/json by a differential fuzz target
+// (FuzzFastEncode) in the default build and with GOEXPERIMENT=jsonv2, whose
+// engine writes invalid UTF-8 as U+FFFD rather than \ufffd, as the fast
+// path then does too.
+//
+// Every other type is encoding/json's: maps, interfaces, other embedded
+// fields (tagged, of unexported types, or not structs), the ,string
+// option, types with a MarshalJSON, MarshalText or AppendText method (or
+// v2's MarshalJSONTo) other than the two times, json.Number, recursive
+// types, omitzero on a type with an IsZero method (the two times aside),
+// tag names holding quotes, backslashes or <, > and &, and field names
+// equal but for case at any depth of embedding; so is a struct or array of
+// one pointer's size passed by value rather than through a pointer. When
+// the fast path meets a value encoding/json refuses (a NaN or infinite
+// float, a time whose year is outside 0-9999), it drops what it wrote and
+// encoding/json encodes v again and returns its own error.
 //
 // jsonpool otherwise uses encoding/json and offers no path through
 // github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
