@@ -34,8 +34,8 @@
 // # Engine
 //
 // Encoding has a fast path of jsonpool's own, taken by Marshal,
-// AppendEncode, Encode and EncodeN (and the Options methods) when Prefix
-// and Indent are empty and v's type is made only of what it reproduces
+// AppendEncode, Encode and EncodeN (and the Options methods, indenting
+// ones included) when v's type is made only of what it reproduces
 // exactly: booleans, integers and floats of every size, strings (named
 // string types included), []byte (base64), slices, arrays, pointers,
 // time.Time, jsonpool.Time, and structs of those whose fields are
@@ -47,7 +47,7 @@
 // allocates nothing (time.Time fields included, which encoding/json
 // allocates for). Its output is byte for byte json.Encoder's: HTML
 // escaping, the float format, invalid UTF-8, omitempty's and omitzero's
-// rules, all checked against encoding/json by a differential fuzz target
+// rules, indentation, all checked against encoding/json by a differential fuzz target
 // (FuzzFastEncode) in the default build and with GOEXPERIMENT=jsonv2, whose
 // engine writes invalid UTF-8 as U+FFFD rather than \ufffd, as the fast
 // path then does too.
@@ -113,6 +113,7 @@ type encoder struct {
 	sink sink
 	enc  *json.Encoder
 	buf  []byte // the fast path's output (fastencode.go)
+	ibuf []byte // the fast path's output before indentation
 }
 
 // sink is the io.Writer a pooled json.Encoder writes to. With w set it
@@ -169,6 +170,9 @@ func putEncoder(e *encoder) {
 	e.sink = sink{}
 	if cap(e.buf) > maxFastRetained {
 		e.buf = nil
+	}
+	if cap(e.ibuf) > maxFastRetained {
+		e.ibuf = nil
 	}
 	if failed || large {
 		return
@@ -245,18 +249,19 @@ func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
 }
 
 // encodeFast encodes v with the fast path (fastencode.go) into e.buf,
-// newline included, and reports whether it did: false when o indents, or
-// v's type has no plan, or encoding/json would return an error for v, so
-// that encoding/json must encode v.
+// newline included, indented as o says, and reports whether it did: false
+// when v's type has no plan or encoding/json would return an error for v,
+// so that encoding/json must encode v.
 func (e *encoder) encodeFast(o Options, v any) bool {
-	if o.Prefix != "" || o.Indent != "" {
-		return false
-	}
 	b, ok := encAppendFast(e.buf[:0], v, !o.NoHTMLEscape)
 	if ok {
 		b = append(b, '\n')
 	}
 	e.buf = b
+	if ok && (o.Prefix != "" || o.Indent != "") {
+		e.ibuf = encAppendIndent(e.ibuf[:0], e.buf, o.Prefix, o.Indent)
+		e.buf, e.ibuf = e.ibuf, e.buf
+	}
 	return ok
 }
 

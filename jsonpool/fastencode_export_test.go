@@ -13,3 +13,12 @@ func FastEncodes(v any, html bool) ([]byte, bool) {
 func AppendEncodeJSON(o Options, dst []byte, v any) ([]byte, error) {
 	return getEncoder(o).appendEncodeJSON(dst, v)
 }
+
+// FastEncodesWith is FastEncodes with o's settings, indentation included,
+// and the newline json.Encoder adds.
+func FastEncodesWith(o Options, v any) ([]byte, bool) {
+	e := getEncoder(o)
+	defer putEncoder(e)
+	ok := e.encodeFast(o, v)
+	return append([]byte(nil), e.buf...), ok
+}

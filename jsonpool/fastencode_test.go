@@ -558,6 +558,10 @@ func checkFast(t *testing.T, v any, jsonFailed bool) {
 			t.Fatalf("fast path took %T (html %v): %v, want %v (encoding/json failed: %v); wrote %q", v, html, ok, !jsonFailed, jsonFailed, out)
 		}
 	}
+	o := jsonpool.Options{Prefix: "> ", Indent: "\t"}
+	if out, ok := jsonpool.FastEncodesWith(o, v); ok == jsonFailed {
+		t.Fatalf("fast path took %T (%+v): %v, want %v; wrote %q", v, o, ok, !jsonFailed, out)
+	}
 }
 
 func fuzzOnce(t *testing.T, data []byte) {
@@ -566,6 +570,7 @@ func fuzzOnce(t *testing.T, data []byte) {
 		if f := checkEncodes(t, jsonpool.Options{NoHTMLEscape: true}, v); f != failed {
 			t.Fatalf("encoding/json fails on %T with HTML escaping: %v, without: %v", v, failed, f)
 		}
+		checkEncodes(t, jsonpool.Options{Prefix: "\t", Indent: "  "}, v)
 		checkFast(t, v, failed)
 	}
 }
@@ -855,6 +860,8 @@ func TestFastEncodeAllocs(t *testing.T) {
 		"NoHTMLEscape":         func() { dst, _ = jsonpool.Options{NoHTMLEscape: true}.AppendEncode(dst[:0], rc) },
 		"EncodeN":              func() { w.Reset(); _, _ = jsonpool.EncodeN(&w, rc) },
 		"Encode":               func() { w.Reset(); _ = jsonpool.Encode(&w, o) },
+		"Encode indented":      func() { w.Reset(); _ = jsonpool.Options{Indent: "  "}.Encode(&w, rc) },
+		"Marshal indented":     func() { dst, _ = jsonpool.Options{Prefix: "#", Indent: "\t"}.Marshal(dst[:0], o) },
 	} {
 		if !pooltest.WantAllocs(t, 0, f) {
 			t.Logf("case %s", name)
