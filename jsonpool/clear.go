@@ -71,7 +71,10 @@ func UnmarshalReuse[T any](v *T, data []byte) error {
 	Clear(v)
 	var err error
 	if len(data) <= maxDecodeRetained && isValid(data) {
-		err = decodeValid(data, v)
+		if fastDecode(data, v) {
+			return nil
+		}
+		err = decodeValid(data, Clear(v))
 	} else {
 		err = json.Unmarshal(data, v)
 	}

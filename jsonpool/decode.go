@@ -69,8 +69,13 @@ func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	if len(data) <= maxDecodeRetained && isValid(data) {
 		// One valid value and white space (isValid is json.Valid's
 		// check, made faster): the pooled decoder reads exactly that
-		// value, and returns json.Unmarshal's error for it.
-		err = decodeValid(data, v)
+		// value, and returns json.Unmarshal's error for it. The fast
+		// path goes first; where it gives up, the pooled decoder
+		// decodes into v zeroed again.
+		if fastDecode(data, v) {
+			return v, nil
+		}
+		err = decodeValid(data, zero(v))
 	} else {
 		// Invalid input, whose syntax error json.Unmarshal reports before
 		// it decodes anything, a document nested deeper than isValid
