@@ -52,6 +52,14 @@ func Clear[T any](v *T) *T {
 // value, and json.Unmarshal's error. On error v is cleared again, so that
 // nothing of a failed decode remains in it.
 //
+// For a T the fast decode path supports (see Unmarshal), a decode into a
+// warmed target, once its slices have grown to the largest document,
+// allocates exactly the result's strings, one per non-empty string,
+// escaped or not, one value per non-null pointer, and what time.Time's
+// UnmarshalJSON allocates (nothing for a UTC time or an offset of whole
+// hours): nothing else.
+// Otherwise:
+//
 // Decoding into a cleared target, encoding/json appends a slice's elements
 // into its kept backing array, decodes into the cleared elements there
 // (whose own slices and maps have kept their room), and adds map entries to
