@@ -74,6 +74,8 @@ type fdNumbers struct {
 	Skip   string `json:"-"`
 }
 
+var _ = fdNumbers{}.hidden // set by no decode: encoding/json's rules skip it
+
 type (
 	myInt int32
 	myStr string
