@@ -134,7 +134,7 @@ var fdHostile = []string{
 	`{"EMAIL":"up"}`, `{"Email":"a","email":"b"}`, `{"email":"b","Email":"a"}`,
 	`{"\u0065mail":"esc"}`, `{"e\u006dail":"esc","email":"plain"}`,
 	`{"K":"kelvin?"}`, "{\"\u212a\":\"kelvin\"}", "{\"\u017f\":\"long s\"}", "{\"\u0130\":\"dotted I\"}",
-	"{\"\u0131\":\"dotless i\"}", `{"x_y":"1","XY":"2","x-y":"3","X_Y":"4"}`, `{"z-z":"1","Zz":"2","z_z":"3"}`,
+	"{\"\u0131\":\"dotless i\"}", `{"x_y":"1","XY":"2","x-y":"3","X_Y":"4"}`, `{"X_Y":"1","XY":"2"}`, `{"xy":"2"}`, `{"x-y":"3"}`, `{"zz":"1"}`, `{"Z_z":"1"}`, `{"z-z":"1","Zz":"2","z_z":"3"}`,
 	`{"items":[{"sku":"a"}],"items":[{"name":"b"}]}`, `{"items":[{"sku":"a"},{"sku":"b"}],"items":[{"name":"c"}]}`,
 	`{"shipping":{"street":"a"},"shipping":{"city":"b"}}`, `{"items":[1],"items":null}`,
 	`{"tags":["a","b"],"tags":["c"],"tags":["d","e","f"]}`,
