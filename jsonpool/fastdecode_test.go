@@ -2,10 +2,13 @@ package jsonpool_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -534,4 +537,64 @@ func fdEqual(a, b reflect.Value) bool {
 		return a.Bool() == b.Bool()
 	}
 	panic("fdEqual: kind " + a.Kind().String())
+}
+
+// TestFastDecodeConcurrent decodes orders with escaped strings on many
+// goroutines at once through one pool of values and the fast path's pooled
+// scratch buffers, with collections running: a value or a scratch buffer
+// reaching two goroutines, or a pointer the collector missed, shows up as a
+// wrong order here and as a race under -race.
+func TestFastDecodeConcurrent(t *testing.T) {
+	const docs = 16
+	rng := rand.New(rand.NewPCG(7, 8))
+	inputs := make([][]byte, docs)
+	wants := make([]fdOrder, docs)
+	for i := range inputs {
+		inputs[i] = fdOrderJSON(rng, i%9)
+		if err := json.Unmarshal(inputs[i], &wants[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := jsonpool.NewPool[fdOrder]()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // collect while the goroutines decode
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	pooltest.Stress(t, 8, 200, func(g int, holders *sync.Map) (func() error, error) {
+		k := (g * 7) % docs
+		v, err := jsonpool.Unmarshal(p, inputs[k])
+		if err != nil {
+			return nil, err
+		}
+		if err := pooltest.Claim(holders, v, g); err != nil {
+			return nil, err
+		}
+		// A reused target of the goroutine's own, decoded into while v
+		// is held.
+		var r fdOrder
+		if err := jsonpool.UnmarshalReuse(&r, inputs[(k+1)%docs]); err != nil {
+			return nil, err
+		}
+		return func() error {
+			defer p.Put(v)
+			holders.Delete(v)
+			if !reflect.DeepEqual(*v, wants[k]) {
+				return fmt.Errorf("goroutine %d: order %d decoded as %+v, want %+v", g, k, *v, wants[k])
+			}
+			if !fdEqual(reflect.ValueOf(&r).Elem(), reflect.ValueOf(&wants[(k+1)%docs]).Elem()) {
+				return fmt.Errorf("goroutine %d: order %d reused decoded as %+v", g, (k+1)%docs, r)
+			}
+			return nil
+		}, nil
+	})
 }
