@@ -54,8 +54,8 @@ func Clear[T any](v *T) *T {
 //
 // For a T the fast decode path supports (see Unmarshal), a decode into a
 // warmed target, once its slices have grown to the largest document,
-// allocates exactly the result's strings, one per non-empty string,
-// escaped or not, one value per non-null pointer, and what time.Time's
+// allocates exactly the result's strings, one per string of two bytes or
+// more, escaped or not, one value per non-null pointer, and what time.Time's
 // UnmarshalJSON allocates (nothing for a UTC time or an offset of whole
 // hours): nothing else.
 // Otherwise:

@@ -42,8 +42,9 @@
 // jsonpool, with v1 behaviour kept. See the README for the measurements.
 //
 // Decoding has a fast path of jsonpool's own as well, taken by Unmarshal,
-// Decode, UnmarshalReuse and DecodeReuse for a document that the validity
-// check accepted, when T is made only of what it decodes exactly as
+// Decode, UnmarshalReuse and DecodeReuse for a document of up to 1 MiB
+// that the validity check accepted, when T is made only of what it decodes
+// exactly as
 // json.Unmarshal does: bools, integers of every size (not uintptr),
 // float32 and float64, strings, time.Time (through its UnmarshalJSON, as
 // encoding/json calls it), pointers to these (not to pointers), slices of
@@ -67,8 +68,9 @@
 // decodes it, so the value and the error are encoding/json's own in every
 // case; a differential fuzz target (FuzzFastDecode) checks it against
 // json.Unmarshal in the default build and with GOEXPERIMENT=jsonv2. The
-// fast path allocates the result's strings, exactly one per non-empty
-// string whether it holds escapes or not, its pointers' values, its
+// fast path allocates the result's strings, exactly one per string of two
+// bytes or more whether it holds escapes or not (Go keeps strings of one
+// byte in a static table), its pointers' values, its
 // slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
 // a UTC time or an offset of whole hours), and nothing else.
 package jsonpool

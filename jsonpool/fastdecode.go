@@ -16,7 +16,7 @@ import (
 
 // The fast decode path.
 //
-// For a type made only of what it supports (see supportedDecode), Unmarshal
+// For a type made only of what it supports (see makeDecodePlan), Unmarshal
 // and UnmarshalReuse decode a document that isValid accepted in one pass,
 // writing through unsafe pointers at offsets planned once per type, instead
 // of with encoding/json, which scans the value a second time and walks the
