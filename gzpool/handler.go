@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/poolkit/poolkit/pool"
 )
@@ -87,12 +88,13 @@ func WithMinSize(n int) Option {
 // sends what h has written, and after it Write returns http.ErrHijacked
 // and Handler writes nothing more.
 //
-// Once its pools are warm, Handler makes one allocation per response,
-// compressed or not, beyond what h allocates: the array holding the Vary
-// and Content-Encoding values it sets, which is the response's own and
-// never pooled, because the header map outlives the request. Three cases
-// cost more: sniffing a Content-Type h did not set, weakening an ETag, and
-// copying a Range request.
+// Once its pools are warm, Handler makes no allocation per response,
+// compressed or not, beyond what h allocates but one for every 64
+// responses: the Vary and Content-Encoding values it sets are each
+// response's own, never pooled nor shared, because the header map outlives
+// the request, and they are cut 64 at a time from a slab that is never
+// reused. Three cases cost more: sniffing a Content-Type h did not set,
+// weakening an ETag, and copying a Range request.
 //
 // If h panics, Handler neither finishes the response nor returns the
 // half-used gzip writer to its pool; the panic goes on to the server.
@@ -178,19 +180,51 @@ func canHijack(w http.ResponseWriter) bool {
 }
 
 // newHeaderValues returns the values Handler gives the Vary and
-// Content-Encoding fields, "Accept-Encoding" and "gzip", in one array made
-// for this response: one allocation where two Header().Set calls would
-// make two. A header map holds them as vals[0:1:1] and vals[1:2:2], so
-// that an append by anyone copies them rather than writing past them.
+// Content-Encoding fields, "Accept-Encoding" and "gzip", in an array that
+// is this response's alone. A header map holds them as vals[0:1:1] and
+// vals[1:2:2], so that an append by anyone copies them rather than
+// writing past them.
 //
-// The array is not pooled, nor shared between responses: the header map
-// belongs to the server and to any middleware outside Handler, which may
-// read it after ServeHTTP returned (and http.Header lets a handler write
-// into a value in place), so nothing Handler puts in it may go back to a
-// pool or be seen by another response.
+// The array is never pooled, nor handed to a second response: the header
+// map belongs to the server and to any middleware outside Handler, which
+// may read it after ServeHTTP returned, and http.Header lets a handler
+// write into a value in place (h["Vary"][0] = ...), so an array that went
+// back to a pool, or a package-level []string{"gzip"}, could show one
+// response's header in another's. Instead the arrays are cut from slabs of
+// headerSlabPairs made at once and never reused: one allocation per
+// headerSlabPairs responses, and a slab is freed by the garbage collector
+// when the last header map holding one of its arrays is.
 func newHeaderValues() *[2]string {
-	return &[2]string{"Accept-Encoding", "gzip"}
+	if s := headerSlab.Load(); s != nil {
+		if i := s.next.Add(1) - 1; i < headerSlabPairs {
+			return &s.vals[i]
+		}
+	}
+	s := new(valueSlab)
+	for i := range s.vals {
+		s.vals[i] = [2]string{"Accept-Encoding", "gzip"}
+	}
+	s.next.Store(1) // vals[0] is this call's
+	headerSlab.Store(s)
+	return &s.vals[0]
 }
+
+// headerSlabPairs is how many responses' header values one allocation
+// holds: 64 arrays of two strings, 2 KiB.
+const headerSlabPairs = 64
+
+// A valueSlab holds the header values of headerSlabPairs responses. Each
+// array is filled before the slab is published and handed out once (next
+// counts the arrays taken), so no array is written after a response has
+// it, and no two responses share one.
+type valueSlab struct {
+	next atomic.Uint32
+	vals [headerSlabPairs][2]string
+}
+
+// headerSlab is the slab newHeaderValues cuts from; a full one is replaced
+// and left to the garbage collector.
+var headerSlab atomic.Pointer[valueSlab]
 
 // withoutRange returns a shallow copy of r without the Range and If-Range
 // fields, leaving r as it was: a handler must not modify its request.

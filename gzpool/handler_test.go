@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 func TestAcceptsGzip(t *testing.T) {
@@ -500,12 +502,17 @@ func TestServerLoad(t *testing.T) {
 	}
 }
 
-// Allocations per request, beyond the handler's own, once the pools are
-// warm: one, the array of the Vary and Content-Encoding values, compressed
-// or not (see newHeaderValues: the header map outlives the request, so
-// nothing in it may be pooled). Sniffing a missing Content-Type costs one
-// more.
-const allocsHandlerRequest = 1
+// wantHandlerAllocs checks that f, one request through Handler, allocates
+// nothing beyond the handler's own once the pools are warm, but for one
+// slab of header values per headerSlabPairs responses (see
+// newHeaderValues: the header map outlives the request, so nothing in it
+// may be pooled or shared). Sniffing a missing Content-Type costs one more.
+func wantHandlerAllocs(t *testing.T, name string, f func()) {
+	t.Helper()
+	if !pooltest.WantAllocsAmortized(t, 0, headerSlabPairs, f) {
+		t.Logf("case %s", name)
+	}
+}
 
 func TestHandlerAllocs(t *testing.T) {
 	body := []byte(bigBody)
@@ -516,7 +523,7 @@ func TestHandlerAllocs(t *testing.T) {
 	req.Header.Set("Accept-Encoding", "gzip, deflate")
 	w := &countingWriter{h: make(http.Header)}
 	w.h["Content-Type"] = []string{"application/json"}
-	wantAllocs(t, "compressed response", allocsHandlerRequest, func() {
+	wantHandlerAllocs(t, "compressed response", func() {
 		w.n = 0
 		delete(w.h, "Vary")
 		delete(w.h, "Content-Encoding")
@@ -528,7 +535,7 @@ func TestHandlerAllocs(t *testing.T) {
 	// The case: a 4 KiB body written in one piece.
 	body4k := []byte(rangeFile[:4096])
 	h4k := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body4k) }))
-	wantAllocs(t, "compressed 4 KiB response", allocsHandlerRequest, func() {
+	wantHandlerAllocs(t, "compressed 4 KiB response", func() {
 		w.n = 0
 		delete(w.h, "Vary")
 		delete(w.h, "Content-Encoding")
@@ -538,7 +545,7 @@ func TestHandlerAllocs(t *testing.T) {
 		}
 	})
 	small := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body[:100]) }))
-	wantAllocs(t, "small response", allocsHandlerRequest, func() {
+	wantHandlerAllocs(t, "small response", func() {
 		delete(w.h, "Vary")
 		small.ServeHTTP(w, req)
 		if w.h.Get("Vary") != "Accept-Encoding" {
@@ -546,7 +553,7 @@ func TestHandlerAllocs(t *testing.T) {
 		}
 	})
 	identity := httptest.NewRequest("GET", "/", nil)
-	wantAllocs(t, "request without gzip", allocsHandlerRequest, func() {
+	wantHandlerAllocs(t, "request without gzip", func() {
 		delete(w.h, "Vary")
 		h.ServeHTTP(w, identity)
 		if w.h.Get("Vary") != "Accept-Encoding" {
@@ -606,3 +613,34 @@ type countingWriter struct {
 func (c *countingWriter) Header() http.Header         { return c.h }
 func (c *countingWriter) WriteHeader(int)             {}
 func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// TestHeaderValuesDistinct takes header value arrays from many goroutines
+// at once, across many slabs, and checks that no array is handed out twice
+// and that each holds the two values, unwritten by anyone else.
+func TestHeaderValuesDistinct(t *testing.T) {
+	const goroutines, each = 8, 40 * headerSlabPairs
+	got := make([][]*[2]string, goroutines)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				got[g] = append(got[g], newHeaderValues())
+			}
+		}()
+	}
+	wg.Wait()
+	seen := make(map[*[2]string]bool, goroutines*each)
+	for _, vs := range got {
+		for _, v := range vs {
+			if seen[v] {
+				t.Fatalf("array %p handed out twice", v)
+			}
+			seen[v] = true
+			if *v != [2]string{"Accept-Encoding", "gzip"} {
+				t.Fatalf("values %q", *v)
+			}
+		}
+	}
+}

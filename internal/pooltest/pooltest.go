@@ -85,6 +85,30 @@ func WantAllocs(t testing.TB, want float64, f func()) bool {
 	return true
 }
 
+// WantAllocsAmortized is WantAllocs for f that makes want allocations
+// per call plus one, amortized, every per calls (a slab cut into per
+// pieces, say): it fails the test unless the count lies between want and
+// want plus one allocation per per calls, counted over rounds of 50*per
+// calls, the least of up to five rounds.
+func WantAllocsAmortized(t testing.TB, want float64, per int, f func()) bool {
+	t.Helper()
+	SkipIfRace(t)
+	PinGC(t)
+	runs := 50 * per
+	// 50 slabs in a round, and maybe one begun in it.
+	most := want + 51/float64(runs)
+	got := allocs.PerRun(runs, f)
+	for round := 1; round < wantAllocsRounds && (got < want || got > most); round++ {
+		got = min(got, allocs.PerRun(runs, f))
+	}
+	if got < want || got > most {
+		t.Errorf("%.4f allocations per call (the least of %d rounds of %d calls), want %v and at most one more every %d calls (%.4f)",
+			got, wantAllocsRounds, runs, want, per, most)
+		return false
+	}
+	return true
+}
+
 // Stress runs n goroutines, numbered 1 to n, for iters rounds each. In
 // every round a goroutine calls acquire one to three times, holding what
 // it got, yields, then calls the returned release functions in reverse
