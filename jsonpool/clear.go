@@ -42,7 +42,9 @@ func Clear[T any](v *T) *T {
 	if v == nil {
 		panic("jsonpool: Clear of a nil pointer")
 	}
-	clearAt(planOf(reflect.TypeFor[T]()), unsafe.Pointer(v))
+	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
+	// allocation per call for a T larger than a pointer.
+	clearAt(planOf(reflect.TypeOf((*T)(nil)).Elem()), unsafe.Pointer(v))
 	return v
 }
 

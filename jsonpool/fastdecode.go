@@ -286,7 +286,9 @@ var fastDecoders = pool.New(func() *fastDecoder { return new(fastDecoder) })
 // false, *v may hold part of the value and must be zeroed or cleared again
 // before encoding/json decodes into it.
 func fastDecode[T any](data []byte, v *T) bool {
-	p := decodePlanOf(reflect.TypeFor[T]())
+	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
+	// allocation per call for a T larger than a pointer.
+	p := decodePlanOf(reflect.TypeOf((*T)(nil)).Elem())
 	if p == nil {
 		return false
 	}

@@ -598,3 +598,29 @@ func TestFastDecodeConcurrent(t *testing.T) {
 		}, nil
 	})
 }
+
+// TestLargeTypeLookupAllocatesNothing checks that finding the plans of a
+// type larger than an interface's inline room allocates nothing: on Go
+// 1.24, reflect.TypeFor[T] boxes a zero T to find its type, an allocation
+// of 1 KiB for student, which Clear and the fast path must not make per
+// call. (Go 1.26 finds the type without a value, so the test fails only
+// under go1.24 without the fix.)
+func TestLargeTypeLookupAllocatesNothing(t *testing.T) {
+	pooltest.SkipIfRace(t)
+	var s student
+	pooltest.WantAllocs(t, 0, func() { jsonpool.Clear(&s) })
+	data := []byte(`{"Name":"","Age":25}`)
+	pooltest.WantAllocs(t, 0, func() {
+		if err := jsonpool.UnmarshalReuse(&s, data); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// A type the fast path decodes, as large.
+	var big struct{ A, B, C, D, E, F, G, H fdOrder }
+	bigData := []byte(`{"A":{"id":1},"H":{"express":true}}`)
+	pooltest.WantAllocs(t, 0, func() {
+		if err := jsonpool.UnmarshalReuse(&big, bigData); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
