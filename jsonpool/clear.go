@@ -42,7 +42,9 @@ func Clear[T any](v *T) *T {
 	if v == nil {
 		panic("jsonpool: Clear of a nil pointer")
 	}
-	clearAt(planOf(reflect.TypeFor[T]()), unsafe.Pointer(v))
+	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
+	// allocation per call for a T larger than a pointer.
+	clearAt(planOf(reflect.TypeOf((*T)(nil)).Elem()), unsafe.Pointer(v))
 	return v
 }
 
@@ -52,17 +54,26 @@ func Clear[T any](v *T) *T {
 // value, and json.Unmarshal's error. On error v is cleared again, so that
 // nothing of a failed decode remains in it.
 //
-// Decoding into a cleared target, encoding/json appends a slice's elements
-// into its kept backing array, decodes into the cleared elements there
-// (whose own slices and maps have kept their room), and adds map entries to
-// the emptied maps; in steady state, once capacities have grown to the
-// largest document, a decode allocates only the new strings (one per
-// non-empty string value or map key without escapes), and, for each JSON
-// object decoded into a Go map, encoding/json v1's own holders: one for
-// the object's values and one per key. (Built with GOEXPERIMENT=jsonv2 the
-// counts are the v2 engine's.) The result equals
-// json.Unmarshal's into a fresh value, except that slices and maps the
-// document leaves out are empty rather than nil (see Clear).
+// For a T the fast decode path supports (see Unmarshal), a decode that it
+// completes into a warmed target, once its slices have grown to the
+// largest document, allocates the result's strings, exactly one per string of two bytes or
+// more, escaped or not, one value per non-null pointer and what
+// time.Time's UnmarshalJSON allocates (nothing for a UTC time or an offset
+// of whole hours), and nothing else.
+//
+// For other types encoding/json decodes into the cleared target: it
+// appends a slice's elements into its kept backing array, decodes into the
+// cleared elements there (whose own slices and maps have kept their room),
+// and adds map entries to the emptied maps; in steady state, once
+// capacities have grown to the largest document, a decode allocates only
+// the new strings (one per non-empty string value or map key without
+// escapes), and, for each JSON object decoded into a Go map, encoding/json
+// v1's own holders: one for the object's values and one per key. (Built
+// with GOEXPERIMENT=jsonv2 the counts are the v2 engine's.)
+//
+// Either way the result equals json.Unmarshal's into a fresh value, except
+// that slices and maps the document leaves out are empty rather than nil
+// (see Clear).
 //
 // v is the caller's, for example a field of a per-request scratch value
 // taken from a pool.Pool whose reset is Clear (pool.WithReset(Clear[T])),
@@ -71,7 +82,10 @@ func UnmarshalReuse[T any](v *T, data []byte) error {
 	Clear(v)
 	var err error
 	if len(data) <= maxDecodeRetained && isValid(data) {
-		err = decodeValid(data, v)
+		if fastDecode(data, v) {
+			return nil
+		}
+		err = decodeValid(data, Clear(v))
 	} else {
 		err = json.Unmarshal(data, v)
 	}

@@ -57,9 +57,24 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // returns json.Unmarshal's error, unchanged, and a nil *T; the value it
 // took goes back into p zeroed, with nothing of the failed decode in it.
 //
-// Unmarshal decodes with a pooled json.Decoder, whose decoder state and
-// read buffer are reused from call to call, so in steady state it
-// allocates only what the result itself holds: its strings, and its
+// When T is made only of the types jsonpool's fast decode path supports
+// (see Engine in the package doc: numbers, bools, strings, time.Time,
+// structs, slices and pointers of those), Unmarshal decodes valid input in
+// one pass of its own, with the value json.Unmarshal produces; where that
+// path meets anything it leaves to encoding/json (a value of the wrong JSON
+// type, a number out of range, a key that only Unicode case folding could
+// match), it zeroes the value again and decodes as below, so that the
+// value, and the error, are encoding/json's. On the fast path Unmarshal
+// allocates exactly one string per non-empty string in the result (none
+// for a string of one byte, which Go keeps in a static table), escaped or
+// not (encoding/json allocates two for a string with an escape), one value
+// per non-null pointer, the growth of its slices, and what time.Time's
+// UnmarshalJSON allocates (nothing for a UTC time or an offset of whole
+// hours).
+//
+// Otherwise Unmarshal decodes with a pooled json.Decoder, whose decoder
+// state and read buffer are reused from call to call, so in steady state
+// it allocates only what the result itself holds: its strings, and its
 // slices and maps as they grow. (encoding/json's Unmarshal adds four
 // allocations of decoder state per call.) The result shares no memory with
 // data.
@@ -69,8 +84,13 @@ func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	if len(data) <= maxDecodeRetained && isValid(data) {
 		// One valid value and white space (isValid is json.Valid's
 		// check, made faster): the pooled decoder reads exactly that
-		// value, and returns json.Unmarshal's error for it.
-		err = decodeValid(data, v)
+		// value, and returns json.Unmarshal's error for it. The fast
+		// path goes first; where it gives up, the pooled decoder
+		// decodes into v zeroed again.
+		if fastDecode(data, v) {
+			return v, nil
+		}
+		err = decodeValid(data, zero(v))
 	} else {
 		// Invalid input, whose syntax error json.Unmarshal reports before
 		// it decodes anything, a document nested deeper than isValid

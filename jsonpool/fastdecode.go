@@ -1,0 +1,845 @@
+package jsonpool
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// The fast decode path.
+//
+// For a type made only of what it supports (see makeDecodePlan), Unmarshal
+// and UnmarshalReuse decode a document that isValid accepted in one pass,
+// writing through unsafe pointers at offsets planned once per type, instead
+// of with encoding/json, which scans the value a second time and walks the
+// type with reflect. The fast path either succeeds with exactly the value
+// json.Unmarshal would produce into the same zeroed or cleared target, or
+// reports failure, and the caller clears the target and decodes with
+// encoding/json, whose value and error are then the result. It fails, rather
+// than deciding a case encoding/json might decide differently, on anything
+// but the plain cases: a value of the wrong JSON type for its field, a
+// number out of range or not an integer for an integer field, a key that
+// matches no field exactly and is not ASCII, a second occurrence of a key
+// whose field is a struct, slice or pointer, a time that time.Time's
+// UnmarshalJSON refuses.
+
+// dkind is what the fast path does with a value of a planned type.
+type dkind uint8
+
+const (
+	dBool dkind = iota
+	dInt
+	dUint
+	dFloat32
+	dFloat64
+	dString
+	dStruct
+	dSlice
+	dPtr
+	dTime
+)
+
+// dplan is how the fast path decodes into a value of one type.
+type dplan struct {
+	kind   dkind
+	bits   int          // dInt, dUint: the size in bits
+	typ    reflect.Type // dSlice: the slice type, for growing it
+	elem   *dplan       // dSlice, dPtr: the element's plan
+	size   uintptr      // dSlice: the element's size
+	fields []dfield     // dStruct
+}
+
+// dfield is one field of a struct that a JSON member can set.
+type dfield struct {
+	name string // its JSON name, ASCII
+	off  uintptr
+	plan *dplan
+	// once is the field's bit in a per-object set of fields seen, for a
+	// struct, slice or pointer field, which a second occurrence of its key
+	// would decode into, merging; 0 for the others, which it overwrites.
+	once uint64
+}
+
+// decodePlans maps a reflect.Type to its *dplan, or to noDecodePlan for a
+// type the fast path does not support. A lookup with an interface key that
+// holds a pointer allocates nothing.
+var decodePlans sync.Map
+
+var noDecodePlan = new(dplan)
+
+// decodePlanOf returns t's plan, or nil if the fast path does not support
+// t.
+func decodePlanOf(t reflect.Type) *dplan {
+	if p, ok := decodePlans.Load(t); ok {
+		if p == noDecodePlan {
+			return nil
+		}
+		return p.(*dplan)
+	}
+	p, ok := makeDecodePlan(t, map[reflect.Type]*dplan{})
+	if !ok {
+		p = noDecodePlan
+	}
+	decodePlans.Store(t, p)
+	if p == noDecodePlan {
+		return nil
+	}
+	return p
+}
+
+var (
+	timeType   = reflect.TypeFor[time.Time]()
+	numberType = reflect.TypeFor[json.Number]()
+)
+
+// hasDecodeMethod reports whether t has a method by which encoding/json
+// (v1, or v2 under GOEXPERIMENT=jsonv2) may decode it itself. It goes by
+// name: a method of that name with another signature only costs the fast
+// path.
+func hasDecodeMethod(t reflect.Type) bool {
+	for _, name := range [...]string{"UnmarshalJSON", "UnmarshalText", "UnmarshalJSONFrom"} {
+		if _, ok := t.MethodByName(name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// makeDecodePlan builds t's plan, and reports false if t, or any type it
+// holds, is outside what the fast path supports. seen holds the plans
+// being built, so that a recursive type refers to its own plan.
+func makeDecodePlan(t reflect.Type, seen map[reflect.Type]*dplan) (*dplan, bool) {
+	if p, ok := seen[t]; ok {
+		return p, true
+	}
+	if t == timeType {
+		return &dplan{kind: dTime}, true
+	}
+	// Every other type of package time (Duration, Month, Weekday) has
+	// its own treatment in encoding/json v2; and any method of decoding
+	// of the type's own, on the value or its pointer, is encoding/json's
+	// to call.
+	if t == numberType || t.PkgPath() == "time" || hasDecodeMethod(t) || hasDecodeMethod(reflect.PointerTo(t)) {
+		return nil, false
+	}
+	p := &dplan{typ: t}
+	seen[t] = p
+	switch t.Kind() {
+	case reflect.Bool:
+		p.kind = dBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		p.kind, p.bits = dInt, t.Bits()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		p.kind, p.bits = dUint, t.Bits()
+	case reflect.Float32:
+		p.kind = dFloat32
+	case reflect.Float64:
+		p.kind = dFloat64
+	case reflect.String:
+		p.kind = dString
+	case reflect.Slice:
+		// encoding/json decodes a slice of bytes from base64.
+		if t.Elem().Kind() == reflect.Uint8 {
+			return nil, false
+		}
+		e, ok := makeDecodePlan(t.Elem(), seen)
+		if !ok {
+			return nil, false
+		}
+		p.kind, p.elem, p.size = dSlice, e, t.Elem().Size()
+	case reflect.Pointer:
+		if t.Name() != "" || t.Elem().Kind() == reflect.Pointer {
+			return nil, false
+		}
+		e, ok := makeDecodePlan(t.Elem(), seen)
+		if !ok {
+			return nil, false
+		}
+		p.kind, p.elem = dPtr, e
+	case reflect.Struct:
+		p.kind = dStruct
+		if !planFields(p, t, seen) {
+			return nil, false
+		}
+	default:
+		// Maps, interfaces, arrays, complex numbers, uintptr and the
+		// rest.
+		return nil, false
+	}
+	return p, true
+}
+
+// planFields fills p.fields with the fields of struct t that a JSON member
+// can set, by encoding/json's rules for a struct without embedded fields,
+// and reports false where the fast path leaves t to encoding/json: an
+// embedded field, a tag option other than omitempty and omitzero (the
+// string option above all), a name that is not plain ASCII letters, digits,
+// '_' and '-', two names that encoding/json v1 or v2 might match to the
+// same key case-insensitively, more than 64 fields.
+func planFields(p *dplan, t reflect.Type, seen map[reflect.Type]*dplan) bool {
+	if t.NumField() > 64 {
+		return false
+	}
+	folded := make(map[string]bool)
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			return false
+		}
+		tag, hasTag := sf.Tag.Lookup("json")
+		if tag == "-" {
+			continue
+		}
+		if !sf.IsExported() {
+			if hasTag {
+				return false // v2 may report such a tag
+			}
+			continue
+		}
+		name, opts, hasOpts := strings.Cut(tag, ",")
+		if hasOpts {
+			for _, opt := range strings.Split(opts, ",") {
+				if opt != "omitempty" && opt != "omitzero" {
+					return false
+				}
+			}
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if !plainName(name) {
+			return false
+		}
+		key := foldPlainName(name)
+		if folded[key] {
+			return false
+		}
+		folded[key] = true
+		fp, ok := makeDecodePlan(sf.Type, seen)
+		if !ok {
+			return false
+		}
+		f := dfield{name: name, off: sf.Offset, plan: fp}
+		if fp.kind == dStruct || fp.kind == dSlice || fp.kind == dPtr {
+			f.once = 1 << i
+		}
+		p.fields = append(p.fields, f)
+	}
+	return true
+}
+
+// plainName reports whether name is ASCII letters, digits, '_' and '-',
+// not starting with '-'.
+func plainName(name string) bool {
+	if name == "" || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// foldPlainName returns name in lower case without '_' and '-': two names
+// that v1 (ASCII case folding) or v2 (which also ignores '_' and '-' in
+// grouping names) could match to one key fold to the same string.
+func foldPlainName(name string) string {
+	b := make([]byte, 0, len(name))
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-':
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// fastDecoder is the state of one fast decode.
+type fastDecoder struct {
+	data    []byte
+	i       int
+	scratch []byte // unescaped strings and keys
+}
+
+// maxScratch is the largest scratch buffer a fastDecoder keeps in its pool.
+const maxScratch = 64 << 10
+
+var fastDecoders = pool.New(func() *fastDecoder { return new(fastDecoder) })
+
+// fastDecode decodes data, one JSON value with white space around it, into
+// *v, which is zero or cleared by Clear, and reports whether it did. On
+// false, *v may hold part of the value and must be zeroed or cleared again
+// before encoding/json decodes into it.
+func fastDecode[T any](data []byte, v *T) bool {
+	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
+	// allocation per call for a T larger than a pointer.
+	p := decodePlanOf(reflect.TypeOf((*T)(nil)).Elem())
+	if p == nil {
+		return false
+	}
+	d := fastDecoders.Get()
+	d.data, d.i = data, 0
+	ok := d.value(p, unsafe.Pointer(v), 0) && d.skipSpace() == len(data)
+	d.data = nil // pin nothing of the caller's
+	if cap(d.scratch) <= maxScratch {
+		fastDecoders.Put(d)
+	}
+	return ok
+}
+
+// maxFastDepth bounds the nesting the fast path follows; isValid's bound is
+// lower, so it never binds on valid input.
+const maxFastDepth = 2 * maxValidDepth
+
+func (d *fastDecoder) skipSpace() int {
+	for d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return d.i
+		}
+	}
+	return d.i
+}
+
+// sliceHeader is the layout of a slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+// emptyArray is where an empty, non-nil slice decoded from [] points, as
+// reflect.MakeSlice's slices of capacity 0 point at the runtime's own.
+var emptyArray [0]uint64
+
+// value decodes the value at d.i into the value of p's type at ptr.
+func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
+	if depth > maxFastDepth {
+		return false
+	}
+	i := d.skipSpace()
+	if i >= len(d.data) {
+		return false
+	}
+	c := d.data[i]
+	if c == 'n' {
+		if literalEnd(d.data, i, "null") < 0 {
+			return false
+		}
+		d.i = i + 4
+		// null sets slices and pointers to nil, and leaves the rest
+		// (time.Time's UnmarshalJSON included) as they are.
+		switch p.kind {
+		case dSlice:
+			*(*sliceHeader)(ptr) = sliceHeader{}
+		case dPtr:
+			*(*unsafe.Pointer)(ptr) = nil
+		}
+		return true
+	}
+	switch p.kind {
+	case dBool:
+		switch c {
+		case 't':
+			if literalEnd(d.data, i, "true") < 0 {
+				return false
+			}
+			*(*bool)(ptr) = true
+			d.i = i + 4
+		case 'f':
+			if literalEnd(d.data, i, "false") < 0 {
+				return false
+			}
+			*(*bool)(ptr) = false
+			d.i = i + 5
+		default:
+			return false
+		}
+		return true
+	case dInt, dUint, dFloat32, dFloat64:
+		if c != '-' && !isDigit(c) {
+			return false
+		}
+		end := numberEnd(d.data, i)
+		if end < 0 {
+			return false
+		}
+		d.i = end
+		return storeNumber(p, ptr, d.data[i:end])
+	case dString:
+		if c != '"' {
+			return false
+		}
+		s, ok := d.str()
+		if ok {
+			*(*string)(ptr) = s
+		}
+		return ok
+	case dTime:
+		if c != '"' {
+			return false
+		}
+		end := stringEnd(d.data, i)
+		if end < 0 {
+			return false
+		}
+		d.i = end
+		return (*time.Time)(ptr).UnmarshalJSON(d.data[i:end]) == nil
+	case dPtr:
+		if *(*unsafe.Pointer)(ptr) == nil {
+			*(*unsafe.Pointer)(ptr) = reflect.New(p.typ.Elem()).UnsafePointer()
+		}
+		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
+	case dStruct:
+		if c != '{' {
+			return false
+		}
+		d.i = i + 1
+		return d.object(p, ptr, depth)
+	case dSlice:
+		if c != '[' {
+			return false
+		}
+		d.i = i + 1
+		return d.array(p, ptr, depth)
+	}
+	return false
+}
+
+// storeNumber stores the number num, which has JSON's number syntax, into
+// the value of p's type at ptr, as encoding/json does, and reports false
+// where encoding/json reports an error: a number that is not an integer,
+// or is out of range, for an integer type; one out of range for a float
+// type.
+func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
+	switch p.kind {
+	case dInt, dUint:
+		neg := num[0] == '-'
+		digits := num
+		if neg {
+			if p.kind == dUint {
+				return false // strconv.ParseUint refuses a sign, -0 too
+			}
+			digits = num[1:]
+		}
+		if len(digits) == 0 || len(digits) > 19 {
+			return false // not an integer, or beyond 64 bits
+		}
+		var u uint64
+		for _, c := range digits {
+			if !isDigit(c) {
+				return false // a fraction or exponent
+			}
+			u = u*10 + uint64(c-'0') // 19 digits fit in a uint64
+		}
+		if p.kind == dUint {
+			if p.bits < 64 && u>>p.bits != 0 {
+				return false
+			}
+			switch p.bits {
+			case 8:
+				*(*uint8)(ptr) = uint8(u)
+			case 16:
+				*(*uint16)(ptr) = uint16(u)
+			case 32:
+				*(*uint32)(ptr) = uint32(u)
+			default:
+				*(*uint64)(ptr) = u
+			}
+			return true
+		}
+		limit := uint64(1) << (p.bits - 1) // |min| of the type
+		if !neg && u >= limit || neg && u > limit {
+			return false
+		}
+		n := int64(u)
+		if neg {
+			n = -n
+		}
+		switch p.bits {
+		case 8:
+			*(*int8)(ptr) = int8(n)
+		case 16:
+			*(*int16)(ptr) = int16(n)
+		case 32:
+			*(*int32)(ptr) = int32(n)
+		default:
+			*(*int64)(ptr) = n
+		}
+		return true
+	case dFloat32:
+		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 32)
+		if err != nil {
+			return false
+		}
+		*(*float32)(ptr) = float32(f)
+		return true
+	case dFloat64:
+		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
+		if err != nil {
+			return false
+		}
+		*(*float64)(ptr) = f
+		return true
+	}
+	return false
+}
+
+// object decodes the members of the object whose '{' is before d.i into
+// the struct of p's type at ptr.
+func (d *fastDecoder) object(p *dplan, ptr unsafe.Pointer, depth int) bool {
+	var seen uint64
+	next := 0 // the field after the last one set: members tend to come in order
+	i := d.skipSpace()
+	if i < len(d.data) && d.data[i] == '}' {
+		d.i = i + 1
+		return true
+	}
+	for {
+		i := d.skipSpace()
+		if i >= len(d.data) || d.data[i] != '"' {
+			return false
+		}
+		key, ascii, ok := d.key()
+		if !ok {
+			return false
+		}
+		f := -1
+		if next < len(p.fields) && p.fields[next].name == string(key) {
+			f = next
+		} else {
+			for j := range p.fields {
+				if p.fields[j].name == string(key) {
+					f = j
+					break
+				}
+			}
+		}
+		if f < 0 {
+			if !ascii {
+				// encoding/json folds the cases of Unicode runes,
+				// which may turn the key into one of the names (the
+				// Kelvin sign into K, a long s into S), v1 and v2
+				// by rules that differ.
+				return false
+			}
+			for j := range p.fields {
+				if equalFoldASCII(p.fields[j].name, key) {
+					f = j
+					break
+				}
+			}
+		}
+		i = d.skipSpace()
+		if i >= len(d.data) || d.data[i] != ':' {
+			return false
+		}
+		d.i = i + 1
+		if f < 0 {
+			if !d.skipValue() {
+				return false
+			}
+		} else {
+			fp := &p.fields[f]
+			if seen&fp.once != 0 {
+				return false // a repeated key would merge into the field
+			}
+			seen |= fp.once
+			if !d.value(fp.plan, unsafe.Add(ptr, fp.off), depth+1) {
+				return false
+			}
+			next = f + 1
+		}
+		i = d.skipSpace()
+		if i >= len(d.data) {
+			return false
+		}
+		switch d.data[i] {
+		case ',':
+			d.i = i + 1
+		case '}':
+			d.i = i + 1
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// equalFoldASCII reports whether the ASCII strings name and key are equal
+// but for the case of their letters.
+func equalFoldASCII(name string, key []byte) bool {
+	if len(name) != len(key) {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		a, b := name[i], key[i]
+		if a == b {
+			continue
+		}
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
+}
+
+// array decodes the elements of the array whose '[' is before d.i into the
+// slice of p's type at ptr, which has length 0 and whose elements up to its
+// capacity are zero, as Clear and zeroing leave it.
+func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
+	h := (*sliceHeader)(ptr)
+	i := d.skipSpace()
+	if i < len(d.data) && d.data[i] == ']' {
+		d.i = i + 1
+		// [] is an empty slice, not nil.
+		if h.data == nil {
+			h.data = unsafe.Pointer(&emptyArray)
+		}
+		h.len = 0
+		return true
+	}
+	n := 0
+	h.len = 0
+	for {
+		if n == h.cap {
+			// Grow keeps the elements and zeroes the new room.
+			reflect.NewAt(p.typ, ptr).Elem().Grow(1)
+		}
+		h.len = n + 1
+		if !d.value(p.elem, unsafe.Add(h.data, uintptr(n)*p.size), depth+1) {
+			return false
+		}
+		n++
+		i := d.skipSpace()
+		if i >= len(d.data) {
+			return false
+		}
+		switch d.data[i] {
+		case ',':
+			d.i = i + 1
+		case ']':
+			d.i = i + 1
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// skipValue moves d.i past the value at d.i.
+func (d *fastDecoder) skipValue() bool {
+	i := d.skipSpace()
+	if i >= len(d.data) {
+		return false
+	}
+	switch d.data[i] {
+	case '"':
+		i = stringEnd(d.data, i)
+	case '{', '[':
+		depth := 0
+		for i < len(d.data) {
+			switch d.data[i] {
+			case '"':
+				if i = stringEnd(d.data, i); i < 0 {
+					return false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					d.i = i + 1
+					return true
+				}
+			}
+			i++
+		}
+		return false
+	case 't':
+		i = literalEnd(d.data, i, "true")
+	case 'f':
+		i = literalEnd(d.data, i, "false")
+	case 'n':
+		i = literalEnd(d.data, i, "null")
+	default:
+		i = numberEnd(d.data, i)
+	}
+	if i < 0 {
+		return false
+	}
+	d.i = i
+	return true
+}
+
+// key reads the string at d.i, a member's name, and returns its bytes
+// unescaped (in d.data or d.scratch, valid until the next string read),
+// and whether they are all ASCII.
+func (d *fastDecoder) key() (key []byte, ascii, ok bool) {
+	start := d.i + 1
+	for j := start; j < len(d.data); j++ {
+		c := d.data[j]
+		if c == '"' {
+			d.i = j + 1
+			return d.data[start:j], true, true
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	if !d.unescape() {
+		return nil, false, false
+	}
+	for _, c := range d.scratch {
+		if c >= utf8.RuneSelf {
+			return d.scratch, false, true
+		}
+	}
+	return d.scratch, true, true
+}
+
+// str reads the string at d.i and returns it as a new string, with one
+// allocation if it is not empty.
+func (d *fastDecoder) str() (string, bool) {
+	start := d.i + 1
+	for j := start; j < len(d.data); j++ {
+		c := d.data[j]
+		if c == '"' {
+			d.i = j + 1
+			if j == start {
+				return "", true
+			}
+			return string(d.data[start:j]), true
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	if !d.unescape() {
+		return "", false
+	}
+	if len(d.scratch) == 0 {
+		return "", true
+	}
+	return string(d.scratch), true
+}
+
+// unescape reads the string at d.i into d.scratch as encoding/json decodes
+// it: escapes replaced, \u escapes of UTF-16 surrogate pairs combined, and
+// a lone surrogate and each byte that is not part of valid UTF-8 replaced
+// by U+FFFD.
+func (d *fastDecoder) unescape() bool {
+	b := d.scratch[:0]
+	data := d.data
+	for j := d.i + 1; j < len(data); {
+		c := data[j]
+		switch {
+		case c == '"':
+			d.i = j + 1
+			d.scratch = b
+			return true
+		case c == '\\':
+			if j+1 >= len(data) {
+				return false
+			}
+			switch e := data[j+1]; e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := hex4(data, j+2)
+				if r < 0 {
+					return false
+				}
+				j += 6
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if j+1 < len(data) && data[j] == '\\' && data[j+1] == 'u' {
+						r2 = hex4(data, j+2)
+					}
+					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+						r = pair
+						j += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				b = utf8.AppendRune(b, r)
+				continue
+			default:
+				return false
+			}
+			j += 2
+		case c < 0x20:
+			return false
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			j++
+		default:
+			r, n := utf8.DecodeRune(data[j:])
+			if r == utf8.RuneError && n == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, data[j:j+n]...)
+			}
+			j += n
+		}
+	}
+	d.scratch = b
+	return false
+}
+
+// hex4 returns the value of the four hex digits at data[i:], or -1.
+func hex4(data []byte, i int) rune {
+	if i+4 > len(data) {
+		return -1
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
