@@ -1,7 +1,7 @@
 // Package jsonpool encodes and decodes JSON with encoding/json, the
-// compatibility baseline (and, for common types, an encoder of its own
-// whose output is encoding/json's: see Engine), without the allocations
-// that do not belong to the result: Marshal and AppendEncode append to a slice the caller owns
+// compatibility baseline (and, for common types, an encoder and a decoder
+// of its own whose results are encoding/json's: see Engine), without the
+// allocations that do not belong to the result: Marshal and AppendEncode append to a slice the caller owns
 // instead of returning a copy, Encode (and EncodeN, which also returns the
 // byte count) hands its output to an io.Writer in one Write through pooled
 // json.Encoders (whose indentation buffers are reused too), and Unmarshal and
@@ -64,15 +64,6 @@
 // float, a time whose year is outside 0-9999), it drops what it wrote and
 // encoding/json encodes v again and returns its own error.
 //
-// jsonpool otherwise uses encoding/json and offers no path through
-// github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
-// output differs from encoding/json's by default (no HTML escaping, invalid
-// UTF-8 rejected, nil slices as []), it already pools its encoders, decoders
-// and buffers internally, so a wrapper would save it nothing, and the module
-// requires Go 1.26 while poolkit supports Go 1.24. Programs built with
-// GOEXPERIMENT=jsonv2 get the v2 engine under encoding/json, and so under
-// jsonpool, with v1 behaviour kept. See the README for the measurements.
-//
 // Decoding has a fast path of jsonpool's own as well, taken by Unmarshal,
 // Decode, UnmarshalReuse and DecodeReuse for a document of up to 1 MiB
 // that the validity check accepted, when T is made only of what it decodes
@@ -105,6 +96,15 @@
 // byte in a static table), its pointers' values, its
 // slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
 // a UTC time or an offset of whole hours), and nothing else.
+//
+// Everything else is encoding/json, with no path through
+// github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
+// output differs from encoding/json's by default (no HTML escaping, invalid
+// UTF-8 rejected, nil slices as []), it already pools its encoders, decoders
+// and buffers internally, so a wrapper would save it nothing, and the module
+// requires Go 1.26 while poolkit supports Go 1.24. Programs built with
+// GOEXPERIMENT=jsonv2 get the v2 engine under encoding/json, and so under
+// jsonpool, with v1 behaviour kept. See the README for the measurements.
 package jsonpool
 
 import (
