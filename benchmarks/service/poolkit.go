@@ -27,7 +27,6 @@ type kitScratch struct {
 	body    []byte // the request body, read whole
 	order   Order  // the decode target, its Items' capacity kept
 	receipt Receipt
-	enc     kitReceipt // the receipt as encoded, with allocation-free times
 	args    sqlinterp.Args
 	sql     []byte // the connection's packet buffer
 	out     []byte // the encoded receipt
@@ -48,7 +47,6 @@ var kitScratches = pool.New(func() *kitScratch { return new(kitScratch) },
 		clear(s.receipt.Lines)
 		clear(s.receipt.Related)
 		s.receipt = Receipt{Lines: s.receipt.Lines[:0], Related: s.receipt.Related[:0]}
-		s.enc = kitReceipt{}
 		s.args.Reset()
 		s.body, s.sql, s.out = s.body[:0], s.sql[:0], s.out[:0]
 		return s
@@ -103,8 +101,7 @@ func kitServe(w http.ResponseWriter, r *http.Request, s *kitScratch) error {
 	if err = db.exec(r.Context(), 1, s.sql); err != nil {
 		return err
 	}
-	s.enc.set(rc)
-	if s.out, err = jsonpool.AppendEncode(s.out[:0], &s.enc); err != nil {
+	if s.out, err = jsonpool.AppendEncode(s.out[:0], rc); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", contentTypeJSON)
@@ -178,40 +175,5 @@ func readBody(dst []byte, r io.Reader, max int) ([]byte, error) {
 		case err != nil:
 			return dst, err
 		}
-	}
-}
-
-// kitReceipt is Receipt field for field, in the same order and with the
-// same names, but with jsonpool.Time for the two times: encoding/json
-// allocates what time.Time's MarshalJSON returns, one allocation per time
-// per response, and jsonpool.Time formats into an array of its own. Its
-// slices share Receipt's arrays, so set copies no elements.
-type kitReceipt struct {
-	OrderID       int64         `json:"order_id"`
-	Status        string        `json:"status"`
-	Customer      Customer      `json:"customer"`
-	Currency      string        `json:"currency"`
-	Lines         []ReceiptLine `json:"lines"`
-	SubtotalCents int64         `json:"subtotal_cents"`
-	DiscountCents int64         `json:"discount_cents"`
-	TaxCents      int64         `json:"tax_cents"`
-	ShippingCents int64         `json:"shipping_cents"`
-	TotalCents    int64         `json:"total_cents"`
-	WeightKg      float64       `json:"weight_kg"`
-	Express       bool          `json:"express"`
-	Shipping      Address       `json:"shipping"`
-	Placed        jsonpool.Time `json:"placed"`
-	DeliverBy     jsonpool.Time `json:"deliver_by"`
-	Related       []Product     `json:"related"`
-}
-
-func (k *kitReceipt) set(r *Receipt) {
-	*k = kitReceipt{
-		OrderID: r.OrderID, Status: r.Status, Customer: r.Customer, Currency: r.Currency,
-		Lines: r.Lines, SubtotalCents: r.SubtotalCents, DiscountCents: r.DiscountCents,
-		TaxCents: r.TaxCents, ShippingCents: r.ShippingCents, TotalCents: r.TotalCents,
-		WeightKg: r.WeightKg, Express: r.Express, Shipping: r.Shipping,
-		Placed: jsonpool.Time{Time: r.Placed}, DeliverBy: jsonpool.Time{Time: r.DeliverBy},
-		Related: r.Related,
 	}
 }
