@@ -543,7 +543,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 		}
 	}
 
-	bodies := requestBodies(8)
+	bodies := requestBodies(loadBodies)
 	rep.RequestBytes, rep.ResponseBytes, err = checkIdentity(servers, bodies)
 	if err != nil {
 		return rep, fmt.Errorf("refusing to measure: %w", err)
@@ -621,10 +621,26 @@ func autoRate(results map[string]*variantRuns) float64 {
 	return roundSig(max(m/3, 10), 2)
 }
 
+// defaultVariants names the variants a run without -variants runs: all
+// but the extra ones.
+func defaultVariants() []string {
+	var names []string
+	for _, v := range variants {
+		if !v.extra {
+			names = append(names, v.name)
+		}
+	}
+	return names
+}
+
 func variantNames() string {
 	var names []string
 	for _, v := range variants {
-		names = append(names, v.name)
+		if v.extra {
+			names = append(names, v.name+" (only when named)")
+		} else {
+			names = append(names, v.name)
+		}
 	}
 	return strings.Join(names, ", ")
 }

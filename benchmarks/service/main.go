@@ -58,7 +58,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	format := fs.String("format", "text", "output `format`: text or json")
 	htmlFile := fs.String("html", "", "also write an HTML report with charts to `FILE`")
 	dsn := fs.String("dsn", "", "execute the statements on this MySQL/MariaDB (go-sql-driver `DSN`); it creates the database "+dbName)
-	names := fs.String("variants", "", "comma-separated `variants` to run (default all: "+variantNames()+")")
+	names := fs.String("variants", "", "comma-separated `variants` to run (default all but those run only when named: "+variantNames()+")")
 	pin := fs.Bool("pin", true, "pin the servers and the load generator to two CPUs where allowed")
 	quiet := fs.Bool("q", false, "no progress line")
 	profDir := fs.String("memprofile", "", "record every allocation of each server and write `DIR`/VARIANT.pprof at the end "+
@@ -104,9 +104,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	cfg.variants = splitList(*names)
 	if len(cfg.variants) == 0 {
-		for _, v := range variants {
-			cfg.variants = append(cfg.variants, v.name)
-		}
+		cfg.variants = defaultVariants()
 	}
 	if !*quiet {
 		cfg.progress = stderr

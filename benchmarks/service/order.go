@@ -258,6 +258,9 @@ func fillReceipt(r *Receipt, o *Order) {
 
 // ---- the requests the load generator sends ----
 
+// loadBodies is how many different orders the load sends, round-robin.
+const loadBodies = 8
+
 // requestBodies returns n different orders, encoded, each with 5 to 10
 // items; their strings hold quotes, backslashes, non-ASCII letters and
 // HTML-special bytes, so that the SQL escaping and the JSON encoding of

@@ -28,6 +28,11 @@ type report struct {
 	ResponseBytes   int       `json:"response_bytes"`
 	RequestStrings  float64   `json:"request_strings"`
 	Goals           []goal    `json:"goals"`
+	// AboveGzipFloor is, when gzip-floor ran, each gzipping variant's CPU
+	// per request above gzip-floor's, at the first fixed rate and closed
+	// loop: the part of a request's CPU that the variant's own code
+	// decides.
+	AboveGzipFloor map[string][2]float64 `json:"cpu_us_above_gzip_floor,omitempty"`
 
 	order []string
 }
@@ -176,6 +181,14 @@ func (rep *report) summarize(results map[string]*variantRuns) {
 		}
 	}
 	rep.Goals = rep.goals()
+	if f := rep.Variants["gzip-floor"]; f != nil {
+		rep.AboveGzipFloor = map[string][2]float64{}
+		for name, v := range rep.Variants {
+			if name != "empty" && name != "gzip-floor" {
+				rep.AboveGzipFloor[name] = [2]float64{v.CPUus - f.CPUus, v.MaxCPUus - f.MaxCPUus}
+			}
+		}
+	}
 }
 
 // goals checks issue 14's targets for poolkit at the first fixed rate.
@@ -263,6 +276,14 @@ func writeText(w io.Writer, rep *report) error {
 		fmt.Fprintf(w, "goals of issue 14, at %.0f req/s:\n", rep.FixedRate)
 		for _, g := range rep.Goals {
 			fmt.Fprintf(w, "  %-58s %8.2f  (target %g)  %s\n", g.Goal, g.Value, g.Target, map[bool]string{true: "met", false: "MISSED"}[g.Met])
+		}
+	}
+	if above := rep.AboveGzipFloor; above != nil {
+		kit, kok := above["poolkit"]
+		peers, pok := above["peers"]
+		if kok && pok {
+			fmt.Fprintf(w, "\nCPU per request above gzip-floor (net/http and compressing the same receipt): at %.0f req/s poolkit %.1f µs, peers %.1f µs (%.2fx); closed loop poolkit %.1f µs, peers %.1f µs (%.2fx)\n",
+				rep.FixedRate, kit[0], peers[0], kit[0]/peers[0], kit[1], peers[1], kit[1]/peers[1])
 		}
 	}
 	_, err := fmt.Fprint(w, `
