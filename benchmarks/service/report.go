@@ -191,6 +191,30 @@ func (rep *report) summarize(results map[string]*variantRuns) {
 	}
 }
 
+// pairedRatio is the median over the rounds of a's CPU per request over
+// b's at the first fixed rate, each round's two phases taken as a pair.
+// The CPU goals use it rather than the ratio of the two medians: a noisy
+// moment of the machine (another tenant, CPU time stolen from the VM)
+// adds CPU to whichever phase it falls in, and a variant that runs longer
+// per request catches more of them, which pulls its median up and the
+// ratio of medians down. A pair is only as noisy as its worse phase, and
+// the median of the pairs' ratios ignores up to half of the rounds noisy.
+func pairedRatio(a, b *variantReport) float64 {
+	var xs []float64
+	if len(a.Fixed) == 0 || len(b.Fixed) == 0 {
+		return 0
+	}
+	for i := range min(len(a.Fixed[0]), len(b.Fixed[0])) {
+		if d := b.Fixed[0][i].CPUus; d > 0 {
+			xs = append(xs, a.Fixed[0][i].CPUus/d)
+		}
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	return median(xs)
+}
+
 // goals checks issue 14's targets for poolkit at the first fixed rate.
 func (rep *report) goals() []goal {
 	kit, naive, peers, empty := rep.Variants["poolkit"], rep.Variants["naive"], rep.Variants["peers"], rep.Variants["empty"]
@@ -206,10 +230,10 @@ func (rep *report) goals() []goal {
 		gs = append(gs, goal{Goal: text, Value: value, Target: target, Met: met})
 	}
 	if naive != nil {
-		add("poolkit's CPU per request over naive's, at most", kit.CPUus/naive.CPUus, 0.25, true)
+		add("poolkit's CPU per request over naive's, at most", pairedRatio(kit, naive), 0.25, true)
 	}
 	if peers != nil {
-		add("poolkit's CPU per request over peers', at most", kit.CPUus/peers.CPUus, 0.85, true)
+		add("poolkit's CPU per request over peers', at most", pairedRatio(kit, peers), 0.85, true)
 	}
 	if naive != nil {
 		add("poolkit's p99 over naive's, at most", kit.P99/naive.P99, 0.2, true)
@@ -273,7 +297,7 @@ func writeText(w io.Writer, rep *report) error {
 		return err
 	}
 	if len(rep.Goals) > 0 {
-		fmt.Fprintf(w, "goals of issue 14, at %.0f req/s:\n", rep.FixedRate)
+		fmt.Fprintf(w, "goals of issue 14, at %.0f req/s (CPU: the median of the rounds' ratios):\n", rep.FixedRate)
 		for _, g := range rep.Goals {
 			fmt.Fprintf(w, "  %-58s %8.2f  (target %g)  %s\n", g.Goal, g.Value, g.Target, map[bool]string{true: "met", false: "MISSED"}[g.Met])
 		}
