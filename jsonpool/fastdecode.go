@@ -307,6 +307,13 @@ func fastDecode[T any](data []byte, v *T) bool {
 const maxFastDepth = 2 * maxValidDepth
 
 func (d *fastDecoder) skipSpace() int {
+	if i := d.i; i < len(d.data) && d.data[i] > ' ' {
+		return i // no white space, the common case
+	}
+	return d.skipSpaceSlow()
+}
+
+func (d *fastDecoder) skipSpaceSlow() int {
 	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -701,17 +708,12 @@ func (d *fastDecoder) skipValue() bool {
 // and whether they are all ASCII.
 func (d *fastDecoder) key() (key []byte, ascii, ok bool) {
 	start := d.i + 1
-	for j := start; j < len(d.data); j++ {
-		c := d.data[j]
-		if c == '"' {
-			d.i = j + 1
-			return d.data[start:j], true, true
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
+	j, high := scanPlain(d.data, start)
+	if j < len(d.data) && d.data[j] == '"' && !high {
+		d.i = j + 1
+		return d.data[start:j], true, true
 	}
-	if !d.unescape() {
+	if !d.unescapeFrom(start, j, high) {
 		return nil, false, false
 	}
 	for _, c := range d.scratch {
@@ -726,20 +728,16 @@ func (d *fastDecoder) key() (key []byte, ascii, ok bool) {
 // allocation if it is not empty.
 func (d *fastDecoder) str() (string, bool) {
 	start := d.i + 1
-	for j := start; j < len(d.data); j++ {
-		c := d.data[j]
-		if c == '"' {
-			d.i = j + 1
-			if j == start {
-				return "", true
-			}
-			return string(d.data[start:j]), true
+	j, high := scanPlain(d.data, start)
+	if j < len(d.data) && d.data[j] == '"' && (!high || utf8.Valid(d.data[start:j])) {
+		// No escapes, and valid UTF-8: the string is its bytes.
+		d.i = j + 1
+		if j == start {
+			return "", true
 		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
+		return string(d.data[start:j]), true
 	}
-	if !d.unescape() {
+	if !d.unescapeFrom(start, j, high) {
 		return "", false
 	}
 	if len(d.scratch) == 0 {
@@ -748,14 +746,25 @@ func (d *fastDecoder) str() (string, bool) {
 	return string(d.scratch), true
 }
 
-// unescape reads the string at d.i into d.scratch as encoding/json decodes
-// it: escapes replaced, \u escapes of UTF-16 surrogate pairs combined, and
-// a lone surrogate and each byte that is not part of valid UTF-8 replaced
-// by U+FFFD.
-func (d *fastDecoder) unescape() bool {
+// unescapeFrom reads the string at d.i into d.scratch as encoding/json
+// decodes it: escapes replaced, \u escapes of UTF-16 surrogate pairs
+// combined, and a lone surrogate and each byte that is not part of valid
+// UTF-8 replaced by U+FFFD. The string's contents start at start, and
+// scanPlain(d.data, start) returned stop and high.
+func (d *fastDecoder) unescapeFrom(start, stop int, high bool) bool {
 	b := d.scratch[:0]
 	data := d.data
-	for j := d.i + 1; j < len(data); {
+	for j := start; j < len(data); {
+		if j < stop {
+			// data[j:stop] holds no quote, backslash or control byte.
+			if high && !utf8.Valid(data[j:stop]) {
+				b = appendValidUTF8(b, data[j:stop])
+			} else {
+				b = append(b, data[j:stop]...)
+			}
+			j = stop
+			continue
+		}
 		c := data[j]
 		switch {
 		case c == '"':
@@ -805,21 +814,32 @@ func (d *fastDecoder) unescape() bool {
 			j += 2
 		case c < 0x20:
 			return false
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			j++
 		default:
-			r, n := utf8.DecodeRune(data[j:])
-			if r == utf8.RuneError && n == 1 {
-				b = utf8.AppendRune(b, utf8.RuneError)
-			} else {
-				b = append(b, data[j:j+n]...)
-			}
-			j += n
+			stop, high = scanPlain(data, j)
 		}
 	}
 	d.scratch = b
 	return false
+}
+
+// appendValidUTF8 appends s to b with each byte that is not part of valid
+// UTF-8 replaced by U+FFFD.
+func appendValidUTF8(b, s []byte) []byte {
+	for j := 0; j < len(s); {
+		if c := s[j]; c < utf8.RuneSelf {
+			b = append(b, c)
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRune(s[j:])
+		if r == utf8.RuneError && n == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[j:j+n]...)
+		}
+		j += n
+	}
+	return b
 }
 
 // hex4 returns the value of the four hex digits at data[i:], or -1.

@@ -1,5 +1,7 @@
 package jsonpool
 
+import "math/bits"
+
 // isValid reports whether data is one JSON value with optional white space
 // around it, by the grammar json.Valid checks (RFC 8259; bytes of 0x80 and
 // above are accepted in strings as they are, as encoding/json accepts
@@ -101,6 +103,9 @@ func isValid(data []byte) bool {
 const maxValidDepth = 1024
 
 func skipSpace(data []byte, i int) int {
+	if i < len(data) && data[i] > ' ' {
+		return i // no white space, the common case
+	}
 	for i < len(data) {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
@@ -132,6 +137,18 @@ func objectKey(data []byte, i int) int {
 // '"', or -1.
 func stringEnd(data []byte, i int) int {
 	for i++; i < len(data); {
+		// Skip plain bytes eight at a time, to the first that may not
+		// be one.
+		for i+8 <= len(data) {
+			if m := decStop(decLoad8(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		switch {
 		case c == '"':

@@ -1,0 +1,172 @@
+package jsonpool
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/bits"
+	"testing"
+)
+
+// naiveStop is decStop's definition, one byte at a time.
+func naiveStop(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+
+// TestDecStopEveryByte puts every byte value at every position of a word
+// of plain bytes (every plain filler tried too, 0x80 and above included),
+// alone and below a second stop byte, and checks that the lowest flagged
+// byte is the first stop byte, as the one-byte definition finds it.
+func TestDecStopEveryByte(t *testing.T) {
+	fillers := []byte{' ', 'a', '~', 0x7f, 0x80, 0xa0, 0xc3, 0xff, '!', '#', '[', ']'}
+	for _, fill := range fillers {
+		for pos := 0; pos < 8; pos++ {
+			for c := 0; c < 256; c++ {
+				for _, second := range []int{-1, '"', '\\', 0x00, 0x1f} {
+					var w [8]byte
+					for k := range w {
+						w[k] = fill
+					}
+					w[pos] = byte(c)
+					if second >= 0 && pos < 7 {
+						w[7] = byte(second)
+					}
+					want := -1
+					for k, b := range w {
+						if naiveStop(b) {
+							want = k
+							break
+						}
+					}
+					m := decStop(decLoad8(w[:]))
+					got := -1
+					if m != 0 {
+						got = bits.TrailingZeros64(m) >> 3
+						if bits.TrailingZeros64(m)&7 != 7 {
+							t.Fatalf("decStop(% x) = %#x: a bit other than a byte's high bit", w, m)
+						}
+					}
+					if got != want {
+						t.Fatalf("decStop(% x): first stop at %d, want %d", w, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDecLoad8 checks the byte order: data[0] in the low byte.
+func TestDecLoad8(t *testing.T) {
+	if got := decLoad8([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}); got != 0x0807060504030201 {
+		t.Fatalf("decLoad8 = %#x", got)
+	}
+}
+
+// TestScanPlain checks scanPlain against a byte-by-byte scan, for every
+// byte value at every position of inputs of 0 to 20 bytes, from every
+// start, with a plain or stop byte last: a stop byte in a whole word, in the tail after the last whole
+// word, at the end of the input, or none.
+func TestScanPlain(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		for pos := -1; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				if pos < 0 && c > 0 {
+					break
+				}
+				for _, last := range []byte{'x', '"', 0x01} {
+					data := bytes.Repeat([]byte{'x'}, n)
+					if n > 0 {
+						data[n-1] = last
+					}
+					if pos >= 0 {
+						data[pos] = byte(c)
+					}
+					for start := 0; start <= n; start++ {
+						want, wantHigh := len(data), false
+						for k := start; k < len(data); k++ {
+							if naiveStop(data[k]) {
+								want = k
+								break
+							}
+							if data[k] >= 0x80 {
+								wantHigh = true
+							}
+						}
+						got, high := scanPlain(data, start)
+						if got != want || high != wantHigh {
+							t.Fatalf("scanPlain(%q, %d) = %d, %v; want %d, %v", data, start, got, high, want, wantHigh)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestStringEndEveryPosition holds isValid, whose string scan goes eight
+// bytes at a time, to json.Valid on strings of up to 24 bytes with every
+// byte value, and every escape and its truncations, at every position,
+// closed and cut off at the end.
+func TestStringEndEveryPosition(t *testing.T) {
+	var specials [][]byte
+	for c := 0; c < 256; c++ {
+		specials = append(specials, []byte{byte(c)})
+	}
+	for _, e := range []string{`\"`, `\\`, `\/`, `\b`, `\n`, `\u00e9`, `\u00`, `\uZZZZ`, `\x`, `\`, "\xc3\xa9", "\xe2\x82"} {
+		specials = append(specials, []byte(e))
+	}
+	for n := 0; n <= 24; n++ {
+		for pos := 0; pos <= n; pos++ {
+			for _, sp := range specials {
+				body := append(append(bytes.Repeat([]byte{'a'}, pos), sp...), bytes.Repeat([]byte{'b'}, n-pos)...)
+				doc := append(append([]byte{'"'}, body...), '"')
+				checkIsValid(t, doc)
+				checkIsValid(t, doc[:len(doc)-1])
+				checkIsValid(t, append([]byte(`{"k":`), append(doc, '}')...))
+			}
+		}
+	}
+}
+
+// TestFastDecodeStringsEveryPosition holds the fast decoder's strings,
+// whose scan goes eight bytes at a time, to json.Unmarshal: every byte
+// value and escape at every position of strings of up to 24 bytes, in a
+// []string and as a member's key and value.
+func TestFastDecodeStringsEveryPosition(t *testing.T) {
+	var specials []string
+	for c := 0; c < 256; c++ {
+		specials = append(specials, string([]byte{byte(c)}))
+	}
+	specials = append(specials, `\"`, `\\`, `\/`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud83d`, `\u00`, `\x`,
+		"\xc3\xa9", "\xe2\x82", "\xed\xa0\x80", "\xef\xbf\xbd", "\xf0\x9f\x98\x80")
+	for n := 0; n <= 24; n++ {
+		for pos := 0; pos <= n; pos++ {
+			for _, sp := range specials {
+				body := string(bytes.Repeat([]byte{'a'}, pos)) + sp + string(bytes.Repeat([]byte{'b'}, n-pos))
+				for _, doc := range []string{`["` + body + `","` + body + `é"]`, `{"` + body + `":"` + body + `"}`} {
+					if !json.Valid([]byte(doc)) {
+						continue // fastDecode's callers check first
+					}
+					var want, got []string
+					var wantM, gotM struct {
+						A string `json:"a"`
+					}
+					if doc[0] == '[' {
+						if err := json.Unmarshal([]byte(doc), &want); err != nil {
+							t.Fatal(err)
+						}
+						if !fastDecode([]byte(doc), &got) || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+							t.Fatalf("fastDecode(%q) = %q, want %q", doc, got, want)
+						}
+						continue
+					}
+					doc2 := `{"a":"` + body + `"}`
+					if err := json.Unmarshal([]byte(doc2), &wantM); err != nil {
+						t.Fatal(err)
+					}
+					if !fastDecode([]byte(doc2), &gotM) || gotM != wantM {
+						t.Fatalf("fastDecode(%q) = %q, want %q", doc2, gotM.A, wantM.A)
+					}
+					_ = fastDecode([]byte(doc), &gotM) // an unknown key: no panic
+				}
+			}
+		}
+	}
+}
