@@ -15,10 +15,13 @@ import "math/bits"
 // this is a loop over the bytes with the state in local variables, and
 // costs a fraction of it.
 func isValid(data []byte) bool {
-	// open holds one bit per open container: set for an array, clear for
-	// an object. It lives on the stack.
+	// inArray is whether the innermost open container is an array; open
+	// holds the same for the ones around it: bit d is set if the d-th
+	// open container, counting from 1, is an array (bit 0, for none, is
+	// clear). It lives on the stack.
 	var open [maxValidDepth / 64]uint64
 	depth := 0
+	inArray := false
 	i := skipSpace(data, 0)
 	for {
 		// A value starts at i.
@@ -30,15 +33,17 @@ func isValid(data []byte) bool {
 			if depth == maxValidDepth {
 				return false
 			}
-			if c == '[' {
-				open[depth/64] |= 1 << (depth % 64)
+			if inArray {
+				open[uint(depth)/64] |= 1 << (uint(depth) % 64)
 			} else {
-				open[depth/64] &^= 1 << (depth % 64)
+				open[uint(depth)/64] &^= 1 << (uint(depth) % 64)
 			}
 			depth++
+			inArray = c == '['
 			i = skipSpace(data, i+1)
-			if i < len(data) && (c == '[' && data[i] == ']' || c == '{' && data[i] == '}') {
+			if i < len(data) && (inArray && data[i] == ']' || !inArray && data[i] == '}') {
 				depth--
+				inArray = open[uint(depth)/64]&(1<<(uint(depth)%64)) != 0
 				i++
 				break // an empty container is a whole value
 			}
@@ -78,7 +83,6 @@ func isValid(data []byte) bool {
 			if i >= len(data) {
 				return false
 			}
-			inArray := open[(depth-1)/64]&(1<<((depth-1)%64)) != 0
 			c := data[i]
 			if c == ',' {
 				i = skipSpace(data, i+1)
@@ -91,6 +95,7 @@ func isValid(data []byte) bool {
 			}
 			if inArray && c == ']' || !inArray && c == '}' {
 				depth--
+				inArray = open[uint(depth)/64]&(1<<(uint(depth)%64)) != 0
 				i++
 				continue
 			}

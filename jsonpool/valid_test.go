@@ -47,3 +47,51 @@ func FuzzIsValid(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkIsValid(t, data) })
 }
+
+// TestIsValidMixedNesting holds isValid to json.Valid on arrays and
+// objects nested in patterns across the 64-bit words of its stack, closed
+// rightly, with a closer swapped at each level, and cut off at each level.
+func TestIsValidMixedNesting(t *testing.T) {
+	for _, n := range []int{1, 2, 63, 64, 65, 127, 128, 129, 200} {
+		for pattern := 0; pattern < 4; pattern++ {
+			var open, closers []byte
+			for d := 0; d < n; d++ {
+				array := pattern == 0 || pattern == 2 && d%2 == 0 || pattern == 3 && d%3 != 1
+				if array {
+					open = append(open, "[1,"...)
+					closers = append(closers, ']')
+				} else {
+					open = append(open, `{"k":`...)
+					closers = append(closers, '}')
+				}
+			}
+			// close in reverse order, with an element after each closer
+			var doc []byte
+			doc = append(doc, open...)
+			doc = append(doc, "0"...)
+			for d := n - 1; d >= 0; d-- {
+				doc = append(doc, closers[d])
+				if d > 0 && closers[d-1] == ']' {
+					doc = append(doc, ",[]"...)
+				} else if d > 0 {
+					doc = append(doc, `,"x":{}`...)
+				}
+			}
+			checkIsValid(t, doc)
+			if !isValid(doc) {
+				t.Fatalf("isValid(%.80q) = false", doc)
+			}
+			for k := range doc {
+				if doc[k] == ']' || doc[k] == '}' {
+					bad := bytes.Clone(doc)
+					bad[k] ^= ']' ^ '}'
+					checkIsValid(t, bad)
+					if isValid(bad) {
+						t.Fatalf("isValid(%.80q...) = true with a swapped closer at %d", bad, k)
+					}
+				}
+				checkIsValid(t, doc[:k])
+			}
+		}
+	}
+}
