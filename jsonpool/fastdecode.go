@@ -499,6 +499,10 @@ func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
 		*(*float32)(ptr) = float32(f)
 		return true
 	case dFloat64:
+		if f, ok := shortFloat64(num); ok {
+			*(*float64)(ptr) = f
+			return true
+		}
 		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
 		if err != nil {
 			return false
@@ -507,6 +511,51 @@ func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
 		return true
 	}
 	return false
+}
+
+// float64Pow10 holds the powers of ten that a float64 holds exactly.
+var float64Pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// shortFloat64 returns the float64 nearest to num, which has JSON's number
+// syntax, if num has no exponent and at most 15 digits, and reports
+// whether it did; for another number it leaves the work to
+// strconv.ParseFloat. Its digits as an integer m are below 2^53 and its
+// fraction has k <= 15 digits, so m and 10^k are exact float64s and
+// m / 10^k, one IEEE division, is the nearest float64 to num, as
+// strconv.ParseFloat returns (whose own fast path is the same), without
+// the cost of its general parse.
+func shortFloat64(num []byte) (float64, bool) {
+	neg := num[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	var m uint64
+	digits, frac := 0, -1 // frac: the index of the first fraction digit
+	for ; i < len(num); i++ {
+		c := num[i]
+		switch {
+		case isDigit(c):
+			m = m*10 + uint64(c-'0')
+			digits++
+		case c == '.':
+			frac = i + 1
+		default:
+			return 0, false // an exponent
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(m)
+	if frac >= 0 {
+		f /= float64Pow10[len(num)-frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // object decodes the members of the object whose '{' is before d.i into

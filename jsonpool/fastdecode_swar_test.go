@@ -3,7 +3,11 @@ package jsonpool
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"math/bits"
+	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -166,6 +170,62 @@ func TestFastDecodeStringsEveryPosition(t *testing.T) {
 					}
 					_ = fastDecode([]byte(doc), &gotM) // an unknown key: no panic
 				}
+			}
+		}
+	}
+}
+
+// TestShortFloat64 holds shortFloat64 to strconv.ParseFloat, bit for bit
+// (the sign of zero too), on numbers of 1 to 17 digits with the point at
+// every place, signed and not, random and at the edges of 15 digits; and
+// checks that it leaves exponents and longer numbers to ParseFloat.
+func TestShortFloat64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(num string) {
+		t.Helper()
+		got, ok := shortFloat64([]byte(num))
+		digits := strings.Count(num, "") - 1 - strings.Count(num, "-") - strings.Count(num, ".")
+		if strings.ContainsAny(num, "eE") || digits > 15 {
+			if ok {
+				t.Fatalf("shortFloat64(%s) = %v, true; want it left to ParseFloat", num, got)
+			}
+			return
+		}
+		want, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("shortFloat64(%s) = %v (%#x), %v; want %v (%#x)", num, got, math.Float64bits(got), ok, want, math.Float64bits(want))
+		}
+	}
+	for _, num := range []string{"0", "-0", "0.0", "-0.0", "1", "-1", "0.1", "0.378", "1.001", "999999999999999",
+		"-999999999999999", "9007199254740993", "0.000000000000001", "0.00000000000000000001", "123456789012345.6",
+		"1e5", "1.5E-3", "-0e0", "0.30000000000000004", "4503599627370497.5", "99999999999999.99"} {
+		check(num)
+	}
+	for n := 1; n <= 17; n++ {
+		for k := 0; k < 2000; k++ {
+			b := make([]byte, n)
+			for j := range b {
+				b[j] = byte('0' + rng.IntN(10))
+			}
+			if k%5 == 0 {
+				for j := range b {
+					b[j] = '9'
+				}
+				b[rng.IntN(n)] = byte('0' + rng.IntN(10))
+			}
+			for point := 1; point <= n; point++ {
+				if point > 1 && b[0] == '0' {
+					break // JSON allows no leading zero
+				}
+				num := string(b[:point])
+				if point < n {
+					num += "." + string(b[point:])
+				}
+				check(num)
+				check("-" + num)
 			}
 		}
 	}
