@@ -624,47 +624,47 @@ func encBool(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 }
 
 func encInt(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int)(p)), 10), true
+	return encAppendInt(b, int64(*(*int)(p))), true
 }
 
 func encInt8(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int8)(p)), 10), true
+	return encAppendInt(b, int64(*(*int8)(p))), true
 }
 
 func encInt16(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int16)(p)), 10), true
+	return encAppendInt(b, int64(*(*int16)(p))), true
 }
 
 func encInt32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int32)(p)), 10), true
+	return encAppendInt(b, int64(*(*int32)(p))), true
 }
 
 func encInt64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, *(*int64)(p), 10), true
+	return encAppendInt(b, *(*int64)(p)), true
 }
 
 func encUint(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint)(p))), true
 }
 
 func encUint8(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint8)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint8)(p))), true
 }
 
 func encUint16(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint16)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint16)(p))), true
 }
 
 func encUint32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint32)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint32)(p))), true
 }
 
 func encUint64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, *(*uint64)(p), 10), true
+	return encAppendUint(b, *(*uint64)(p)), true
 }
 
 func encUintptr(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uintptr)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uintptr)(p))), true
 }
 
 func encFloat32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
@@ -749,9 +749,9 @@ func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
 		}
 		u := uint64(n)
 		if k == 0 {
-			return strconv.AppendUint(b, u, 10), true
+			return encAppendUint(b, u), true
 		}
-		b = strconv.AppendUint(b, u/encPow10Int[k], 10)
+		b = encAppendUint(b, u/encPow10Int[k])
 		b = append(b, '.')
 		frac := u % encPow10Int[k]
 		var digits [12]byte
@@ -789,14 +789,61 @@ func encString(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 // other bytes below 0x20 as \u00XX, <, > and & as \u003c, \u003e and
 // \u0026 when html is set, U+2028 and U+2029 always escaped, and each byte
 // of invalid UTF-8 replaced by \ufffd.
+//
+// Most strings need no escape at all: they are tested eight bytes at a
+// time (a string shorter than eight in one word of overlapping loads) and
+// copied whole; the first word that may need an escape hands over to
+// encAppendStringFrom.
 func encAppendString(b []byte, s string, html bool) []byte {
+	b = append(b, '"')
+	i := 0
+	var m uint64
+	if len(s) >= 8 {
+		for ; i <= len(s)-8; i += 8 {
+			if m = encUnplain(encLoad8(s[i:i+8]), html); m != 0 {
+				return encAppendStringFrom(b, s, i, html)
+			}
+		}
+		if i < len(s) {
+			// The last eight bytes, overlapping those tested.
+			m = encUnplain(encLoad8(s[len(s)-8:]), html)
+		}
+	} else if len(s) > 0 {
+		m = encUnplain(encLoadShort(s), html)
+	}
+	if m != 0 {
+		return encAppendStringFrom(b, s, i, html)
+	}
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// encLoadShort returns the bytes of s (0 < len(s) < 8) in a word, as
+// encLoad8 does, each of them at least once and plain filler ('a') or
+// repeated bytes of s elsewhere: no byte outside s is read.
+func encLoadShort(s string) uint64 {
+	n := len(s)
+	if n >= 4 {
+		return uint64(encLoad4(s[:4])) | uint64(encLoad4(s[n-4:]))<<32
+	}
+	return uint64(s[0]) | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16 | 0x6161616161<<24
+}
+
+// encLoad4 returns the first four bytes of s, the first in the low byte.
+func encLoad4(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// encAppendStringFrom appends the rest of s's text, from an opening quote
+// already written on: s[:i] needs no escape.
+func encAppendStringFrom(b []byte, s string, i int, html bool) []byte {
 	plain := &encPlainASCII
 	if !html {
 		plain = &encPlainASCIINoHTML
 	}
-	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		if len(s) >= 8 {
 			// Find the next byte from i on that may need an escape, eight
 			// bytes at a time: the window s[w:w+8] starts at i, or ends at
@@ -806,12 +853,7 @@ func encAppendString(b []byte, s string, html bool) []byte {
 			// the byte test below passes over; it flags every byte that
 			// needs an escape.
 			w := min(i, len(s)-8)
-			x := encLoad8(s[w : w+8])
-			m := encUnplainJSON(x)
-			if html {
-				m |= encUnplainHTML(x)
-			}
-			m >>= 8 * uint(i-w)
+			m := encUnplain(encLoad8(s[w:w+8]), html) >> (8 * uint(i-w) & 63)
 			if m == 0 {
 				i = w + 8
 				continue
@@ -845,6 +887,12 @@ func encAppendString(b []byte, s string, html bool) []byte {
 			start = i
 			continue
 		}
+		if c >= 0xc2 && c <= 0xdf && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
+			// A valid two-byte sequence (U+0080 to U+07FF), written as
+			// it is.
+			i += 2
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
@@ -866,16 +914,14 @@ func encAppendString(b []byte, s string, html bool) []byte {
 	return append(b, '"')
 }
 
-// Word-at-a-time tests on eight bytes in a uint64: a byte of x is zero,
-// or less than n (n at most 0x80), exactly when the corresponding high
-// bit of the result is set in the lowest such byte, so the result is 0
-// exactly when no byte qualifies.
+// Word-at-a-time tests on eight bytes in a uint64: a byte of y is zero
+// exactly when the corresponding high bit of (y-encOnes)&^y is set in
+// the lowest such byte (above it, a byte of 1 may be flagged too, by the
+// borrow), so the result is 0 exactly when no byte is zero.
 const (
 	encOnes  = 0x0101010101010101
 	encHighs = 0x8080808080808080
 )
-
-func encHasZero(x uint64) uint64 { return (x - encOnes) & ^x & encHighs }
 
 // encUnplain8 returns, for the eight bytes of s (len(s) == 8), a mask
 // with the high bit of each byte's position set for every byte that is
@@ -883,12 +929,31 @@ func encHasZero(x uint64) uint64 { return (x - encOnes) & ^x & encHighs }
 // 0x80 and above, and <, > and & if html. The lowest set bit is exact;
 // above it a plain byte may be flagged too (a borrow from the byte below).
 func encUnplain8(s string, html bool) uint64 {
-	x := encLoad8(s)
-	m := encUnplainJSON(x)
+	return encUnplain(encLoad8(s), html)
+}
+
+// encUnplain is encUnplain8 on the eight bytes of x, the first in the low
+// byte.
+//
+// A byte below 0x20 borrows in x-0x20 and shows its high bit; one of 0x80
+// and above has its own. The quote (0x22) and & (0x26) differ in bit 2
+// only, < (0x3c) and > (0x3e) in bit 1 only: clearing that bit after the
+// XOR makes both bytes of each pair zero at once. Without html, the quote
+// is tested alone, so that & is not flagged.
+func encUnplain(x uint64, html bool) uint64 {
+	m := x | (x - 0x20*encOnes)
+	y := x ^ ('\\' * encOnes)
+	m |= (y - encOnes) &^ y
 	if html {
-		m |= encUnplainHTML(x)
+		y = (x ^ ('"' * encOnes)) &^ (0x04 * encOnes)
+		m |= (y - encOnes) &^ y
+		y = (x ^ ('<' * encOnes)) &^ (0x02 * encOnes)
+		m |= (y - encOnes) &^ y
+	} else {
+		y = x ^ ('"' * encOnes)
+		m |= (y - encOnes) &^ y
 	}
-	return m
+	return m & encHighs
 }
 
 // encLoad8 returns the first eight bytes of s, the first in the low byte.
@@ -896,18 +961,6 @@ func encLoad8(s string) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// encUnplainJSON flags, as encUnplain8 does, the bytes of x of 0x80 and
-// above, below 0x20, quotes and backslashes.
-func encUnplainJSON(x uint64) uint64 {
-	return (x|(x-0x20*encOnes)&^x)&encHighs |
-		encHasZero(x^('"'*encOnes)) | encHasZero(x^('\\'*encOnes))
-}
-
-// encUnplainHTML flags the bytes of x that are <, > or &.
-func encUnplainHTML(x uint64) uint64 {
-	return encHasZero(x^('<'*encOnes)) | encHasZero(x^('>'*encOnes)) | encHasZero(x^('&'*encOnes))
 }
 
 // ---- times ----

@@ -1,6 +1,7 @@
 package jsonpool
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -104,5 +105,53 @@ func TestEncAppendFloat(t *testing.T) {
 				t.Fatalf("encAppendFloat(%v) = %q, strconv writes %q", f, buf, s)
 			}
 		}
+	}
+}
+
+// TestEncAppendStringPositions holds encAppendString to encoding/json on
+// strings of every length from 0 to 20 made of plain bytes with one byte
+// of every value at every position (and a second one further on), so
+// that the short-string word, the eight-byte steps and the overlapping
+// last word each see every byte that needs an escape at every place; and
+// on two-byte and other UTF-8 sequences, whole and cut.
+func TestEncAppendStringPositions(t *testing.T) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	check := func(s string) {
+		t.Helper()
+		for _, html := range []bool{true, false} {
+			buf.Reset()
+			enc.SetEscapeHTML(html)
+			if err := enc.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+			if got := encAppendString([]byte("x"), s, html); string(got[1:]) != string(want) || got[0] != 'x' {
+				t.Fatalf("encAppendString(%q, html %v) = %q, encoding/json writes %q", s, html, got, want)
+			}
+		}
+	}
+	for n := 0; n <= 20; n++ {
+		base := []byte(strings.Repeat("abcdefgh", 3)[:n])
+		check(string(base))
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				w := append([]byte(nil), base...)
+				w[pos] = byte(c)
+				check(string(w))
+				if pos+3 < n {
+					for _, other := range []byte{'"', '&', '<', 0x01, 0xc3, 0x80, 0xe2} {
+						w[pos+3] = other
+						check(string(w))
+					}
+				}
+			}
+		}
+	}
+	for _, s := range []string{"é", "Café crème", "\xc3", "\xc3(", "\xc2\x80", "\xdf\xbf", "\xc1\xbf", "\xe0\x80\x80",
+		"a\u2028b\u2029c", "\xe2\x80", "Saint-Étienne, 12 Rue de l'Église", "日本語のテキスト", "\xf0\x9f\x98\x80!", "\xed\xa0\x80"} {
+		check(s)
+		check(s + "abcdefgh")
+		check("abcdefg" + s)
 	}
 }
