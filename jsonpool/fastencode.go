@@ -2,6 +2,7 @@ package jsonpool
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"math/bits"
@@ -63,7 +64,9 @@ type encEface struct {
 // encAppendFast appends the JSON encoding of v, as json.Encoder.Encode
 // writes it without its newline, to b. handled is false when v's type has
 // no plan or encoding/json would fail on v; b's appended bytes must then
-// be discarded (b[:len(b) before the call]).
+// be discarded (b[:len(b) before the call]). It may write to b's spare
+// capacity beyond what it appends (keys are written as whole words): b
+// must be the encoder's own buffer, or memory nothing else reads.
 func encAppendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
 	if v == nil {
 		return b, false
@@ -307,6 +310,7 @@ type encField struct {
 	omit func(p unsafe.Pointer) bool // nil: never omitted
 	sub  []encField                  // the embedded struct's fields, at offsets from the pointer's target
 	ptr  bool                        // an embedded *struct, whose fields are sub
+	kind encKind                     // how fn writes the field
 }
 
 func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
@@ -314,6 +318,11 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 	fields, ok := pb.structFields(t, 0, &names)
 	if !ok {
 		return nil
+	}
+	if plain := encPlainFields(fields); plain != nil {
+		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+			return encPlainStruct(b, p, plain, html)
+		}
 	}
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 		b = append(b, '{')
@@ -323,6 +332,127 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 		}
 		return append(b, '}'), true
 	}
+}
+
+// encKind says how encPlainStruct writes a field: by its encFn, or, for
+// the commonest kinds, itself, without the indirect call.
+type encKind uint8
+
+const (
+	encKindFn encKind = iota
+	encKindString
+	encKindInt64
+	encKindInt
+	encKindBool
+	encKindFloat64
+)
+
+// encKindOf returns the encKind of a field of type t whose encFn build
+// returned: named types of these kinds have no methods that encoding/json
+// would call (build refuses them), so their kind says how they encode.
+func encKindOf(t reflect.Type) encKind {
+	if t == encTimeType || t == encKitTimeType || t == encNumberType {
+		return encKindFn
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return encKindString
+	case reflect.Int64:
+		return encKindInt64
+	case reflect.Int:
+		return encKindInt
+	case reflect.Bool:
+		return encKindBool
+	case reflect.Float64:
+		return encKindFloat64
+	}
+	return encKindFn
+}
+
+// encPlainField is a field of a struct whose fields are all written, none
+// omitted, none through an embedded pointer: its key is written with the
+// byte before it, { for the first field and a comma for the others.
+type encPlainField struct {
+	off    uintptr
+	pre    string // `{"name":` or `,"name":`
+	lo, hi uint64 // pre's first and last eight bytes, if 8 <= len(pre) <= 16
+	kind   encKind
+	fn     encFn
+}
+
+// encPlainFields returns fields as encPlainStruct takes them, or nil if
+// one of them may be omitted or is an embedded pointer's (or there are
+// none).
+func encPlainFields(fields []encField) []encPlainField {
+	if len(fields) == 0 {
+		return nil
+	}
+	plain := make([]encPlainField, len(fields))
+	for i, f := range fields {
+		if f.ptr || f.omit != nil {
+			return nil
+		}
+		pre := "," + f.key
+		if i == 0 {
+			pre = "{" + f.key
+		}
+		pf := encPlainField{off: f.off, pre: pre, kind: f.kind, fn: f.fn}
+		if n := len(pre); n >= 8 && n <= 16 {
+			pf.lo = binary.LittleEndian.Uint64([]byte(pre[:8]))
+			pf.hi = binary.LittleEndian.Uint64([]byte(pre[n-8:]))
+		}
+		plain[i] = pf
+	}
+	return plain
+}
+
+// encRoom is the spare capacity encPlainStruct makes before each field:
+// enough for a key of 16 bytes written as two words and any integer.
+const encRoom = 48
+
+// encPlainStruct writes the struct at p, of fields, with the closing
+// brace. It writes keys of 8 to 16 bytes as two overlapping words, which
+// may write bytes of b's spare capacity beyond what it appends: b is the
+// encoder's own buffer, never a caller's.
+func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html bool) (_ []byte, ok bool) {
+	for i := range fields {
+		f := &fields[i]
+		if cap(b)-len(b) < encRoom {
+			b = encGrow(b, encRoom)
+		}
+		if n, k := len(b), len(f.pre); k >= 8 && k <= 16 {
+			w := b[n : n+16]
+			binary.LittleEndian.PutUint64(w, f.lo)
+			binary.LittleEndian.PutUint64(w[k-8:], f.hi)
+			b = b[:n+k]
+		} else {
+			b = append(b, f.pre...)
+		}
+		fp := unsafe.Add(p, f.off)
+		switch f.kind {
+		case encKindString:
+			b = encAppendString(b, *(*string)(fp), html)
+		case encKindInt64:
+			b = encAppendInt(b, *(*int64)(fp))
+		case encKindInt:
+			b = encAppendInt(b, int64(*(*int)(fp)))
+		case encKindBool:
+			if *(*bool)(fp) {
+				b = append(b, "true"...)
+			} else {
+				b = append(b, "false"...)
+			}
+		case encKindFloat64:
+			if b, ok = encAppendFloat(b, *(*float64)(fp), 64); !ok {
+				return b, false
+			}
+		default:
+			if b, ok = f.fn(b, fp, html); !ok {
+				return b, false
+			}
+		}
+	}
+	return append(b, '}'), true
 }
 
 // encFields appends fields of the struct at p, each after a comma unless
@@ -448,7 +578,7 @@ func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]st
 		if fn == nil {
 			return nil, false
 		}
-		f := encField{off: base + sf.Offset, key: `"` + name + `":`, fn: fn}
+		f := encField{off: base + sf.Offset, key: `"` + name + `":`, fn: fn, kind: encKindOf(sf.Type)}
 		if omitEmpty {
 			f.omit = encEmptyFunc(sf.Type)
 			if f.omit == nil {
@@ -682,15 +812,15 @@ func encFloat64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 // (1e-7, not 1e-07). NaN and the infinities are errors in encoding/json:
 // ok is false.
 func encAppendFloat(b []byte, f float64, bits int) ([]byte, bool) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return b, false
-	}
 	if bits == 64 {
-		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort {
+		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort { // neither NaN nor infinite
 			if out, ok := encAppendShortDecimal(b, f, a); ok {
 				return out, true
 			}
 		}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, false
 	}
 	format := byte('f')
 	if a := math.Abs(f); a != 0 {
@@ -734,10 +864,15 @@ var encPow10Int = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e
 // a are less than 10^-k apart; a*10^k is computed within 0.5 of n, so
 // the smallest such k is not missed, and n has no trailing zero (else a
 // smaller k would have matched). The shortest round-tripping decimal is
-// therefore n/10^k, which is what strconv writes.
+// therefore n/10^k, which is what strconv writes. The rounding is to
+// nearest, ties to even (one instruction where math.Round is a call): a
+// tie, a*10^k computed exactly half-way between two integers, is never
+// within 0.5 of an integer n that passes the test, and whichever
+// neighbour it picks is checked by the division like any other.
 func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
-	for k, p := range encPow10 {
-		n := math.Round(a * p)
+	for k := 0; k < len(encPow10); k++ {
+		p := encPow10[k]
+		n := math.RoundToEven(a * p)
 		if n >= encMaxShort {
 			return b, false
 		}
@@ -751,15 +886,16 @@ func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
 		if k == 0 {
 			return encAppendUint(b, u), true
 		}
-		b = encAppendUint(b, u/encPow10Int[k])
-		b = append(b, '.')
-		frac := u % encPow10Int[k]
-		var digits [12]byte
-		for i := k - 1; i >= 0; i-- {
-			digits[i] = byte('0' + frac%10)
-			frac /= 10
+		pk := encPow10Int[k]
+		b = encAppendUint(b, u/pk)
+		if cap(b)-len(b) < k+1 {
+			b = encGrow(b, k+1)
 		}
-		return append(b, digits[:k]...), true
+		at := len(b)
+		b = b[:at+1+k]
+		b[at] = '.'
+		encPutDigits(b[at+1:], u%pk) // the k places, zero-padded
+		return b, true
 	}
 	return b, false
 }

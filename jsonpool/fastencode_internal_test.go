@@ -92,6 +92,21 @@ func TestEncAppendFloat(t *testing.T) {
 		fs = append(fs, p, math.Nextafter(p, 0), math.Nextafter(p, 2*p), 9.5*p, 0.15*p, 0.99999999999999*p)
 	}
 	fs = append(fs, 999999999999999, 999999999999999.9, 1e15-0.5, 0.30000000000000004, 1.0/3, 2.0/3, 100.125, 0.000001, 0.0000015)
+	// The edges encoding/json treats specially, zeros, subnormals, the
+	// extremes and the errors (NaN and the infinities).
+	fs = append(fs, 1e21, math.Nextafter(1e21, 0), math.Nextafter(1e21, 2e21), 1e-6, math.Nextafter(1e-6, 0),
+		math.Nextafter(1e-6, 1), 1e-7, 0, math.Copysign(0, -1), math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
+		2.2250738585072014e-308, math.Nextafter(2.2250738585072014e-308, 0), math.MaxFloat64, -math.MaxFloat64,
+		1e15, math.Nextafter(1e15, 0), 1e12+0.5, 4503599627370495.5, 4503599627370496, 9007199254740993,
+		math.NaN(), math.Inf(1), math.Inf(-1))
+	// Decimals that end in 5, whose scaled values are ties for the
+	// rounding to even on the way to their length.
+	for i := 0; i < 20000; i++ {
+		k := r.IntN(13)
+		n := 2*r.Int64N(int64(math.Pow10(1+r.IntN(14)))) + 1
+		f := float64(n) / 2 / math.Pow10(k)
+		fs = append(fs, f, -f, float64(n)/2)
+	}
 	var buf []byte
 	for _, f := range fs {
 		want, err := json.Marshal(f)

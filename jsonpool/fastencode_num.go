@@ -63,21 +63,53 @@ func encAppendUint(b []byte, u uint64) []byte {
 	if u < 10 {
 		return append(b, byte('0'+u))
 	}
-	n := encDecimalLen(u)
-	b = encGrow(b, n)
-	end := len(b) + n
-	encPutDigits(b[len(b):end], u)
-	return b[:end]
+	return encAppendDecimal(b, u, false)
 }
 
 // encAppendInt appends the decimal text of i to b, as strconv.AppendInt
 // (b, i, 10) does.
 func encAppendInt(b []byte, i int64) []byte {
-	if i >= 0 {
-		return encAppendUint(b, uint64(i))
+	if uint64(i) < 10 {
+		return append(b, byte('0'+i))
 	}
-	b = append(b, '-')
-	return encAppendUint(b, -uint64(i)) // -uint64 is |i|, MinInt64 included
+	if i < 0 {
+		return encAppendDecimal(b, -uint64(i), true) // -uint64 is |i|, MinInt64 included
+	}
+	return encAppendDecimal(b, uint64(i), false)
+}
+
+// encAppendDecimal appends u's decimal text to b, after a minus sign if
+// neg.
+func encAppendDecimal(b []byte, u uint64, neg bool) []byte {
+	n := encDecimalLen(u)
+	if neg {
+		n++
+	}
+	if cap(b)-len(b) < n {
+		b = encGrow(b, n)
+	}
+	end := len(b) + n
+	d := b[len(b):end]
+	if neg {
+		d[0] = '-'
+	}
+	i := len(d)
+	for u >= 100 && i >= 2 {
+		q := u / 100
+		r := uint(u-q*100) * 2
+		u = q
+		i -= 2
+		d[i+1] = encDigitPairs[r+1]
+		d[i] = encDigitPairs[r]
+	}
+	if u >= 10 && i >= 2 {
+		r := uint(u) * 2 % 200
+		d[i-1] = encDigitPairs[r+1]
+		d[i-2] = encDigitPairs[r]
+	} else if i >= 1 {
+		d[i-1] = byte('0' + u%10)
+	}
+	return b[:end]
 }
 
 // encPutDigits writes the decimal digits of u into d, the last in d's
