@@ -928,41 +928,55 @@ func encString(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 //
 // Most strings need no escape at all: they are tested eight bytes at a
 // time (a string shorter than eight in one word of overlapping loads) and
-// copied whole; the first word that may need an escape hands over to
+// written whole, those of up to 16 bytes as the words they were tested
+// in; the first word that may need an escape hands over to
 // encAppendStringFrom.
 func encAppendString(b []byte, s string, html bool) []byte {
-	b = append(b, '"')
-	i := 0
-	var m uint64
-	if len(s) >= 8 {
-		for ; i <= len(s)-8; i += 8 {
-			if m = encUnplain(encLoad8(s[i:i+8]), html); m != 0 {
-				return encAppendStringFrom(b, s, i, html)
+	n := len(s)
+	if n > 16 {
+		for i := 0; i < n-8; i += 8 {
+			if encUnplain(encLoad8(s[i:i+8]), html) != 0 {
+				return encAppendStringFrom(append(b, '"'), s, i, html)
 			}
 		}
-		if i < len(s) {
+		if encUnplain(encLoad8(s[n-8:]), html) != 0 {
 			// The last eight bytes, overlapping those tested.
-			m = encUnplain(encLoad8(s[len(s)-8:]), html)
+			return encAppendStringFrom(append(b, '"'), s, n-8, html)
 		}
-	} else if len(s) > 0 {
-		m = encUnplain(encLoadShort(s), html)
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
 	}
-	if m != 0 {
-		return encAppendStringFrom(b, s, i, html)
+	if cap(b)-len(b) < 18 {
+		b = encGrow(b, 18)
 	}
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// encLoadShort returns the bytes of s (0 < len(s) < 8) in a word, as
-// encLoad8 does, each of them at least once and plain filler ('a') or
-// repeated bytes of s elsewhere: no byte outside s is read.
-func encLoadShort(s string) uint64 {
-	n := len(s)
-	if n >= 4 {
-		return uint64(encLoad4(s[:4])) | uint64(encLoad4(s[n-4:]))<<32
+	at := len(b)
+	w := b[at : at+18]
+	switch {
+	case n >= 8:
+		lo, hi := encLoad8(s[:8]), encLoad8(s[n-8:])
+		if encUnplain(lo, html)|encUnplain(hi, html) != 0 {
+			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		}
+		binary.LittleEndian.PutUint64(w[1:], lo)
+		binary.LittleEndian.PutUint64(w[n-7:], hi)
+	case n >= 4:
+		lo, hi := encLoad4(s[:4]), encLoad4(s[n-4:])
+		if encUnplain(uint64(lo)|uint64(hi)<<32, html) != 0 {
+			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		}
+		binary.LittleEndian.PutUint32(w[1:], lo)
+		binary.LittleEndian.PutUint32(w[n-3:], hi)
+	case n > 0:
+		c0, c1, c2 := s[0], s[n>>1], s[n-1]
+		if encUnplain(uint64(c0)|uint64(c1)<<8|uint64(c2)<<16|0x6161616161<<24, html) != 0 {
+			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		}
+		w[1], w[1+n>>1], w[n] = c0, c1, c2
 	}
-	return uint64(s[0]) | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16 | 0x6161616161<<24
+	w[0] = '"'
+	w[n+1] = '"'
+	return b[:at+n+2]
 }
 
 // encLoad4 returns the first four bytes of s, the first in the low byte.
@@ -1069,27 +1083,26 @@ func encUnplain8(s string, html bool) uint64 {
 }
 
 // encUnplain is encUnplain8 on the eight bytes of x, the first in the low
-// byte.
+// byte. Its mask is exact: it flags no plain byte.
 //
-// A byte below 0x20 borrows in x-0x20 and shows its high bit; one of 0x80
-// and above has its own. The quote (0x22) and & (0x26) differ in bit 2
-// only, < (0x3c) and > (0x3e) in bit 1 only: clearing that bit after the
-// XOR makes both bytes of each pair zero at once. Without html, the quote
-// is tested alone, so that & is not flagged.
+// With x7 the low seven bits of each byte, no byte of the sums below
+// carries into the next: x7+0x60 has its high bit set for x7 of 0x20 and
+// above, and y+0x7f for y other than 0 (y of seven bits). The quote
+// (0x22) and & (0x26) differ in bit 2 only, < (0x3c) and > (0x3e) in bit
+// 1 only: masking that bit out after the XOR makes both bytes of each
+// pair zero at once. Without html the quote is tested alone, so that &
+// is not flagged. Bytes of 0x80 and above are flagged by their own high
+// bit.
 func encUnplain(x uint64, html bool) uint64 {
-	m := x | (x - 0x20*encOnes)
-	y := x ^ ('\\' * encOnes)
-	m |= (y - encOnes) &^ y
+	const lo7 = 0x7f * encOnes
+	x7 := x & lo7
+	ok := (x7 + 0x60*encOnes) & ((x7 ^ '\\'*encOnes) + lo7)
 	if html {
-		y = (x ^ ('"' * encOnes)) &^ (0x04 * encOnes)
-		m |= (y - encOnes) &^ y
-		y = (x ^ ('<' * encOnes)) &^ (0x02 * encOnes)
-		m |= (y - encOnes) &^ y
+		ok &= ((x7^'"'*encOnes)&(0x7b*encOnes) + lo7) & ((x7^'<'*encOnes)&(0x7d*encOnes) + lo7)
 	} else {
-		y = x ^ ('"' * encOnes)
-		m |= (y - encOnes) &^ y
+		ok &= (x7 ^ '"'*encOnes) + lo7
 	}
-	return m & encHighs
+	return (^ok | x) & encHighs
 }
 
 // encLoad8 returns the first eight bytes of s, the first in the low byte.
