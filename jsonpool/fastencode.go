@@ -420,9 +420,11 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 		if cap(b)-len(b) < encRoom {
 			b = encGrow(b, encRoom)
 		}
-		if n, k := len(b), len(f.pre); k >= 8 && k <= 16 {
-			w := b[n : n+16]
-			binary.LittleEndian.PutUint64(w, f.lo)
+		if n, k := len(b), len(f.pre); uint(k-8) <= 8 {
+			// Within b's spare capacity (encRoom bytes at least), which
+			// is not checked again.
+			w := (*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
+			binary.LittleEndian.PutUint64(w[:8], f.lo)
 			binary.LittleEndian.PutUint64(w[k-8:], f.hi)
 			b = b[:n+k]
 		} else {

@@ -173,3 +173,60 @@ func TestEncAppendStringPositions(t *testing.T) {
 		check("abcdefg" + s)
 	}
 }
+
+// TestEncPlainStructKeys holds the plain-struct plan to encoding/json for
+// keys of every length around the two-word store (pre of 8 to 16 bytes),
+// as the first field and after others, with values of each kind it
+// writes itself, in a buffer of any spare capacity.
+func TestEncPlainStructKeys(t *testing.T) {
+	type (
+		k1 struct {
+			A   string  `json:"a"`
+			Bcd int64   `json:"bcd"`
+			E   bool    `json:"abcd"`
+			F   float64 `json:"abcde"`
+			G   int     `json:"abcdef"`
+		}
+		k2 struct {
+			A string  `json:"abcdefg"`
+			B int64   `json:"abcdefgh"`
+			C bool    `json:"abcdefghi"`
+			D float64 `json:"abcdefghij"`
+			E int     `json:"abcdefghijk"`
+			F string  `json:"abcdefghijkl"`
+			G string  `json:"abcdefghijklm"`
+			H []int   `json:"abcdefghijklmn"`
+			I k1      `json:"abcdefghijklmno"`
+		}
+		k3 struct {
+			A int64 `json:"abcdefghijkl"`
+			B k2    `json:"b"`
+			C []k1  `json:"abcdefghijklmnopq"`
+		}
+		k4 struct {
+			A int64 `json:"abcdefghijklm"`
+		}
+		k5 struct {
+			A string `json:"abcdefghijklmn"`
+			B string `json:"abcdefghijklmno"`
+		}
+	)
+	one := k1{"x<y", -12345, true, 2.5, 7}
+	vs := []any{
+		&one, &k2{"é", 1 << 40, false, -0.001, -9, "", "0123456789abcdefXYZ", []int{1, 22, 333}, one},
+		&k3{-1, k2{}, []k1{one, {}}}, &k4{99}, &k5{"a", "bb"}, &[]k4{{1}, {22}},
+	}
+	for _, v := range vs {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spare := range []int{0, 1, 7, 17, 47, 48, 100} {
+			buf := make([]byte, 3, 3+spare)
+			got, ok := encAppendFast(buf, v, true)
+			if !ok || string(got[3:]) != string(want) {
+				t.Fatalf("%T with %d spare bytes: %q, %v; encoding/json writes %q", v, spare, got[3:], ok, want)
+			}
+		}
+	}
+}
