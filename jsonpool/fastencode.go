@@ -2,6 +2,7 @@ package jsonpool
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"math/bits"
@@ -63,7 +64,9 @@ type encEface struct {
 // encAppendFast appends the JSON encoding of v, as json.Encoder.Encode
 // writes it without its newline, to b. handled is false when v's type has
 // no plan or encoding/json would fail on v; b's appended bytes must then
-// be discarded (b[:len(b) before the call]).
+// be discarded (b[:len(b) before the call]). It may write to b's spare
+// capacity beyond what it appends (keys are written as whole words): b
+// must be the encoder's own buffer, or memory nothing else reads.
 func encAppendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
 	if v == nil {
 		return b, false
@@ -307,6 +310,7 @@ type encField struct {
 	omit func(p unsafe.Pointer) bool // nil: never omitted
 	sub  []encField                  // the embedded struct's fields, at offsets from the pointer's target
 	ptr  bool                        // an embedded *struct, whose fields are sub
+	kind encKind                     // how fn writes the field
 }
 
 func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
@@ -314,6 +318,11 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 	fields, ok := pb.structFields(t, 0, &names)
 	if !ok {
 		return nil
+	}
+	if plain := encPlainFields(fields); plain != nil {
+		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+			return encPlainStruct(b, p, plain, html)
+		}
 	}
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 		b = append(b, '{')
@@ -323,6 +332,129 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 		}
 		return append(b, '}'), true
 	}
+}
+
+// encKind says how encPlainStruct writes a field: by its encFn, or, for
+// the commonest kinds, itself, without the indirect call.
+type encKind uint8
+
+const (
+	encKindFn encKind = iota
+	encKindString
+	encKindInt64
+	encKindInt
+	encKindBool
+	encKindFloat64
+)
+
+// encKindOf returns the encKind of a field of type t whose encFn build
+// returned: named types of these kinds have no methods that encoding/json
+// would call (build refuses them), so their kind says how they encode.
+func encKindOf(t reflect.Type) encKind {
+	if t == encTimeType || t == encKitTimeType || t == encNumberType {
+		return encKindFn
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return encKindString
+	case reflect.Int64:
+		return encKindInt64
+	case reflect.Int:
+		return encKindInt
+	case reflect.Bool:
+		return encKindBool
+	case reflect.Float64:
+		return encKindFloat64
+	}
+	return encKindFn
+}
+
+// encPlainField is a field of a struct whose fields are all written, none
+// omitted, none through an embedded pointer: its key is written with the
+// byte before it, { for the first field and a comma for the others.
+type encPlainField struct {
+	off    uintptr
+	pre    string // `{"name":` or `,"name":`
+	lo, hi uint64 // pre's first and last eight bytes, if 8 <= len(pre) <= 16
+	kind   encKind
+	fn     encFn
+}
+
+// encPlainFields returns fields as encPlainStruct takes them, or nil if
+// one of them may be omitted or is an embedded pointer's (or there are
+// none).
+func encPlainFields(fields []encField) []encPlainField {
+	if len(fields) == 0 {
+		return nil
+	}
+	plain := make([]encPlainField, len(fields))
+	for i, f := range fields {
+		if f.ptr || f.omit != nil {
+			return nil
+		}
+		pre := "," + f.key
+		if i == 0 {
+			pre = "{" + f.key
+		}
+		pf := encPlainField{off: f.off, pre: pre, kind: f.kind, fn: f.fn}
+		if n := len(pre); n >= 8 && n <= 16 {
+			pf.lo = binary.LittleEndian.Uint64([]byte(pre[:8]))
+			pf.hi = binary.LittleEndian.Uint64([]byte(pre[n-8:]))
+		}
+		plain[i] = pf
+	}
+	return plain
+}
+
+// encRoom is the spare capacity encPlainStruct makes before each field:
+// enough for a key of 16 bytes written as two words and any integer.
+const encRoom = 48
+
+// encPlainStruct writes the struct at p, of fields, with the closing
+// brace. It writes keys of 8 to 16 bytes as two overlapping words, which
+// may write bytes of b's spare capacity beyond what it appends: b is the
+// encoder's own buffer, never a caller's.
+func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html bool) (_ []byte, ok bool) {
+	for i := range fields {
+		f := &fields[i]
+		if cap(b)-len(b) < encRoom {
+			b = encGrow(b, encRoom)
+		}
+		if n, k := len(b), len(f.pre); uint(k-8) <= 8 {
+			// Within b's spare capacity (encRoom bytes at least), which
+			// is not checked again.
+			w := (*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
+			binary.LittleEndian.PutUint64(w[:8], f.lo)
+			binary.LittleEndian.PutUint64(w[k-8:], f.hi)
+			b = b[:n+k]
+		} else {
+			b = append(b, f.pre...)
+		}
+		fp := unsafe.Add(p, f.off)
+		switch f.kind {
+		case encKindString:
+			b = encAppendString(b, *(*string)(fp), html)
+		case encKindInt64:
+			b = encAppendInt(b, *(*int64)(fp))
+		case encKindInt:
+			b = encAppendInt(b, int64(*(*int)(fp)))
+		case encKindBool:
+			if *(*bool)(fp) {
+				b = append(b, "true"...)
+			} else {
+				b = append(b, "false"...)
+			}
+		case encKindFloat64:
+			if b, ok = encAppendFloat(b, *(*float64)(fp), 64); !ok {
+				return b, false
+			}
+		default:
+			if b, ok = f.fn(b, fp, html); !ok {
+				return b, false
+			}
+		}
+	}
+	return append(b, '}'), true
 }
 
 // encFields appends fields of the struct at p, each after a comma unless
@@ -448,7 +580,7 @@ func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]st
 		if fn == nil {
 			return nil, false
 		}
-		f := encField{off: base + sf.Offset, key: `"` + name + `":`, fn: fn}
+		f := encField{off: base + sf.Offset, key: `"` + name + `":`, fn: fn, kind: encKindOf(sf.Type)}
 		if omitEmpty {
 			f.omit = encEmptyFunc(sf.Type)
 			if f.omit == nil {
@@ -624,47 +756,47 @@ func encBool(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 }
 
 func encInt(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int)(p)), 10), true
+	return encAppendInt(b, int64(*(*int)(p))), true
 }
 
 func encInt8(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int8)(p)), 10), true
+	return encAppendInt(b, int64(*(*int8)(p))), true
 }
 
 func encInt16(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int16)(p)), 10), true
+	return encAppendInt(b, int64(*(*int16)(p))), true
 }
 
 func encInt32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, int64(*(*int32)(p)), 10), true
+	return encAppendInt(b, int64(*(*int32)(p))), true
 }
 
 func encInt64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendInt(b, *(*int64)(p), 10), true
+	return encAppendInt(b, *(*int64)(p)), true
 }
 
 func encUint(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint)(p))), true
 }
 
 func encUint8(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint8)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint8)(p))), true
 }
 
 func encUint16(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint16)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint16)(p))), true
 }
 
 func encUint32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uint32)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uint32)(p))), true
 }
 
 func encUint64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, *(*uint64)(p), 10), true
+	return encAppendUint(b, *(*uint64)(p)), true
 }
 
 func encUintptr(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return strconv.AppendUint(b, uint64(*(*uintptr)(p)), 10), true
+	return encAppendUint(b, uint64(*(*uintptr)(p))), true
 }
 
 func encFloat32(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
@@ -682,15 +814,15 @@ func encFloat64(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 // (1e-7, not 1e-07). NaN and the infinities are errors in encoding/json:
 // ok is false.
 func encAppendFloat(b []byte, f float64, bits int) ([]byte, bool) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return b, false
-	}
 	if bits == 64 {
-		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort {
+		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort { // neither NaN nor infinite
 			if out, ok := encAppendShortDecimal(b, f, a); ok {
 				return out, true
 			}
 		}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, false
 	}
 	format := byte('f')
 	if a := math.Abs(f); a != 0 {
@@ -734,10 +866,15 @@ var encPow10Int = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e
 // a are less than 10^-k apart; a*10^k is computed within 0.5 of n, so
 // the smallest such k is not missed, and n has no trailing zero (else a
 // smaller k would have matched). The shortest round-tripping decimal is
-// therefore n/10^k, which is what strconv writes.
+// therefore n/10^k, which is what strconv writes. The rounding is to
+// nearest, ties to even (one instruction where math.Round is a call): a
+// tie, a*10^k computed exactly half-way between two integers, is never
+// within 0.5 of an integer n that passes the test, and whichever
+// neighbour it picks is checked by the division like any other.
 func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
-	for k, p := range encPow10 {
-		n := math.Round(a * p)
+	for k := 0; k < len(encPow10); k++ {
+		p := encPow10[k]
+		n := math.RoundToEven(a * p)
 		if n >= encMaxShort {
 			return b, false
 		}
@@ -749,17 +886,18 @@ func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
 		}
 		u := uint64(n)
 		if k == 0 {
-			return strconv.AppendUint(b, u, 10), true
+			return encAppendUint(b, u), true
 		}
-		b = strconv.AppendUint(b, u/encPow10Int[k], 10)
-		b = append(b, '.')
-		frac := u % encPow10Int[k]
-		var digits [12]byte
-		for i := k - 1; i >= 0; i-- {
-			digits[i] = byte('0' + frac%10)
-			frac /= 10
+		pk := encPow10Int[k]
+		b = encAppendUint(b, u/pk)
+		if cap(b)-len(b) < k+1 {
+			b = encGrow(b, k+1)
 		}
-		return append(b, digits[:k]...), true
+		at := len(b)
+		b = b[:at+1+k]
+		b[at] = '.'
+		encPutDigits(b[at+1:], u%pk) // the k places, zero-padded
+		return b, true
 	}
 	return b, false
 }
@@ -789,14 +927,75 @@ func encString(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 // other bytes below 0x20 as \u00XX, <, > and & as \u003c, \u003e and
 // \u0026 when html is set, U+2028 and U+2029 always escaped, and each byte
 // of invalid UTF-8 replaced by \ufffd.
+//
+// Most strings need no escape at all: they are tested eight bytes at a
+// time (a string shorter than eight in one word of overlapping loads) and
+// written whole, those of up to 16 bytes as the words they were tested
+// in; the first word that may need an escape hands over to
+// encAppendStringFrom.
 func encAppendString(b []byte, s string, html bool) []byte {
+	n := len(s)
+	if n > 16 {
+		for i := 0; i < n-8; i += 8 {
+			if encUnplain(encLoad8(s[i:i+8]), html) != 0 {
+				return encAppendStringFrom(append(b, '"'), s, i, html)
+			}
+		}
+		if encUnplain(encLoad8(s[n-8:]), html) != 0 {
+			// The last eight bytes, overlapping those tested.
+			return encAppendStringFrom(append(b, '"'), s, n-8, html)
+		}
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	if cap(b)-len(b) < 18 {
+		b = encGrow(b, 18)
+	}
+	at := len(b)
+	w := b[at : at+18]
+	switch {
+	case n >= 8:
+		lo, hi := encLoad8(s[:8]), encLoad8(s[n-8:])
+		if encUnplain(lo, html)|encUnplain(hi, html) != 0 {
+			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		}
+		binary.LittleEndian.PutUint64(w[1:], lo)
+		binary.LittleEndian.PutUint64(w[n-7:], hi)
+	case n >= 4:
+		lo, hi := encLoad4(s[:4]), encLoad4(s[n-4:])
+		if encUnplain(uint64(lo)|uint64(hi)<<32, html) != 0 {
+			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		}
+		binary.LittleEndian.PutUint32(w[1:], lo)
+		binary.LittleEndian.PutUint32(w[n-3:], hi)
+	case n > 0:
+		c0, c1, c2 := s[0], s[n>>1], s[n-1]
+		if encUnplain(uint64(c0)|uint64(c1)<<8|uint64(c2)<<16|0x6161616161<<24, html) != 0 {
+			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		}
+		w[1], w[1+n>>1], w[n] = c0, c1, c2
+	}
+	w[0] = '"'
+	w[n+1] = '"'
+	return b[:at+n+2]
+}
+
+// encLoad4 returns the first four bytes of s, the first in the low byte.
+func encLoad4(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// encAppendStringFrom appends the rest of s's text, from an opening quote
+// already written on: s[:i] needs no escape.
+func encAppendStringFrom(b []byte, s string, i int, html bool) []byte {
 	plain := &encPlainASCII
 	if !html {
 		plain = &encPlainASCIINoHTML
 	}
-	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		if len(s) >= 8 {
 			// Find the next byte from i on that may need an escape, eight
 			// bytes at a time: the window s[w:w+8] starts at i, or ends at
@@ -806,12 +1005,7 @@ func encAppendString(b []byte, s string, html bool) []byte {
 			// the byte test below passes over; it flags every byte that
 			// needs an escape.
 			w := min(i, len(s)-8)
-			x := encLoad8(s[w : w+8])
-			m := encUnplainJSON(x)
-			if html {
-				m |= encUnplainHTML(x)
-			}
-			m >>= 8 * uint(i-w)
+			m := encUnplain(encLoad8(s[w:w+8]), html) >> (8 * uint(i-w) & 63)
 			if m == 0 {
 				i = w + 8
 				continue
@@ -845,6 +1039,12 @@ func encAppendString(b []byte, s string, html bool) []byte {
 			start = i
 			continue
 		}
+		if c >= 0xc2 && c <= 0xdf && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
+			// A valid two-byte sequence (U+0080 to U+07FF), written as
+			// it is.
+			i += 2
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
@@ -866,16 +1066,14 @@ func encAppendString(b []byte, s string, html bool) []byte {
 	return append(b, '"')
 }
 
-// Word-at-a-time tests on eight bytes in a uint64: a byte of x is zero,
-// or less than n (n at most 0x80), exactly when the corresponding high
-// bit of the result is set in the lowest such byte, so the result is 0
-// exactly when no byte qualifies.
+// Word-at-a-time tests on eight bytes in a uint64: a byte of y is zero
+// exactly when the corresponding high bit of (y-encOnes)&^y is set in
+// the lowest such byte (above it, a byte of 1 may be flagged too, by the
+// borrow), so the result is 0 exactly when no byte is zero.
 const (
 	encOnes  = 0x0101010101010101
 	encHighs = 0x8080808080808080
 )
-
-func encHasZero(x uint64) uint64 { return (x - encOnes) & ^x & encHighs }
 
 // encUnplain8 returns, for the eight bytes of s (len(s) == 8), a mask
 // with the high bit of each byte's position set for every byte that is
@@ -883,12 +1081,30 @@ func encHasZero(x uint64) uint64 { return (x - encOnes) & ^x & encHighs }
 // 0x80 and above, and <, > and & if html. The lowest set bit is exact;
 // above it a plain byte may be flagged too (a borrow from the byte below).
 func encUnplain8(s string, html bool) uint64 {
-	x := encLoad8(s)
-	m := encUnplainJSON(x)
+	return encUnplain(encLoad8(s), html)
+}
+
+// encUnplain is encUnplain8 on the eight bytes of x, the first in the low
+// byte. Its mask is exact: it flags no plain byte.
+//
+// With x7 the low seven bits of each byte, no byte of the sums below
+// carries into the next: x7+0x60 has its high bit set for x7 of 0x20 and
+// above, and y+0x7f for y other than 0 (y of seven bits). The quote
+// (0x22) and & (0x26) differ in bit 2 only, < (0x3c) and > (0x3e) in bit
+// 1 only: masking that bit out after the XOR makes both bytes of each
+// pair zero at once. Without html the quote is tested alone, so that &
+// is not flagged. Bytes of 0x80 and above are flagged by their own high
+// bit.
+func encUnplain(x uint64, html bool) uint64 {
+	const lo7 = 0x7f * encOnes
+	x7 := x & lo7
+	ok := (x7 + 0x60*encOnes) & ((x7 ^ '\\'*encOnes) + lo7)
 	if html {
-		m |= encUnplainHTML(x)
+		ok &= ((x7^'"'*encOnes)&(0x7b*encOnes) + lo7) & ((x7^'<'*encOnes)&(0x7d*encOnes) + lo7)
+	} else {
+		ok &= (x7 ^ '"'*encOnes) + lo7
 	}
-	return m
+	return (^ok | x) & encHighs
 }
 
 // encLoad8 returns the first eight bytes of s, the first in the low byte.
@@ -896,18 +1112,6 @@ func encLoad8(s string) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// encUnplainJSON flags, as encUnplain8 does, the bytes of x of 0x80 and
-// above, below 0x20, quotes and backslashes.
-func encUnplainJSON(x uint64) uint64 {
-	return (x|(x-0x20*encOnes)&^x)&encHighs |
-		encHasZero(x^('"'*encOnes)) | encHasZero(x^('\\'*encOnes))
-}
-
-// encUnplainHTML flags the bytes of x that are <, > or &.
-func encUnplainHTML(x uint64) uint64 {
-	return encHasZero(x^('<'*encOnes)) | encHasZero(x^('>'*encOnes)) | encHasZero(x^('&'*encOnes))
 }
 
 // ---- times ----

@@ -40,26 +40,43 @@ func (a *Args) Reset() {
 	a.list = a.list[:0]
 }
 
+// add appends an argument of kind k, its value zero, and returns it for
+// the caller to set the value: filling it in place costs less than
+// copying a whole arg into the list. The slot past len(a.list) is zero
+// already: a.list[len(a.list):cap(a.list)] always is, since growing zeroes
+// it and Reset clears every argument it drops (TestArgsSpareZero).
+func (a *Args) add(k kind) *arg {
+	n := len(a.list)
+	if n < cap(a.list) {
+		a.list = a.list[:n+1]
+	} else {
+		a.list = append(a.list, arg{})
+	}
+	p := &a.list[n]
+	p.kind = k
+	return p
+}
+
 // Len returns the number of arguments in a.
 func (a *Args) Len() int { return len(a.list) }
 
 // AddNull adds NULL.
-func (a *Args) AddNull() { a.list = append(a.list, arg{kind: kindNull}) }
+func (a *Args) AddNull() { a.add(kindNull) }
 
 // AddInt64 adds v, written in decimal digits.
-func (a *Args) AddInt64(v int64) { a.list = append(a.list, arg{kind: kindInt, n: uint64(v)}) }
+func (a *Args) AddInt64(v int64) { a.add(kindInt).n = uint64(v) }
 
 // AddInt adds v, written in decimal digits.
 func (a *Args) AddInt(v int) { a.AddInt64(int64(v)) }
 
 // AddUint64 adds v, written in decimal digits.
-func (a *Args) AddUint64(v uint64) { a.list = append(a.list, arg{kind: kindUint, n: v}) }
+func (a *Args) AddUint64(v uint64) { a.add(kindUint).n = v }
 
 // AddFloat64 adds v, written in its shortest form that reads back as the
 // same float. A NaN or an infinity has no literal: AppendArgs fails with an
 // *ArgError.
 func (a *Args) AddFloat64(v float64) {
-	a.list = append(a.list, arg{kind: kindFloat, n: math.Float64bits(v)})
+	a.add(kindFloat).n = math.Float64bits(v)
 }
 
 // AddBool adds v, written 1 or 0.
@@ -68,11 +85,11 @@ func (a *Args) AddBool(v bool) {
 	if v {
 		n = 1
 	}
-	a.list = append(a.list, arg{kind: kindBool, n: n})
+	a.add(kindBool).n = n
 }
 
 // AddString adds v, written '…' with its special bytes escaped.
-func (a *Args) AddString(v string) { a.list = append(a.list, arg{kind: kindString, s: v}) }
+func (a *Args) AddString(v string) { a.add(kindString).s = v }
 
 // AddBytes adds v, written _binary'…'; a nil v is NULL. Args keeps v until
 // Reset without copying it.
@@ -81,13 +98,13 @@ func (a *Args) AddBytes(v []byte) {
 		a.AddNull()
 		return
 	}
-	a.list = append(a.list, arg{kind: kindBytes, b: v})
+	a.add(kindBytes).b = v
 }
 
 // AddTime adds v, written 'YYYY-MM-DD HH:MM:SS[.ffffff]' in
 // Options.Location; the zero time is '0000-00-00'. A time whose year there
 // is outside 1 to 9999 has no literal: AppendArgs fails with an *ArgError.
-func (a *Args) AddTime(v time.Time) { a.list = append(a.list, arg{kind: kindTime, t: v}) }
+func (a *Args) AddTime(v time.Time) { a.add(kindTime).t = v }
 
 // AppendArgs is Append with arguments given as an Args rather than a
 // []driver.Value: it appends query to dst with each ? placeholder replaced

@@ -132,3 +132,75 @@ func BenchmarkAppendArgs(b *testing.B) {
 		})
 	})
 }
+
+// The service benchmark's two INSERTs (benchmarks/service, order.go), with
+// values of the same kind: quotes, backslashes, a newline and non-ASCII
+// letters in the strings, cents as integers, weights as floats.
+var (
+	serviceOrderQuery = "INSERT INTO orders (id, customer_id, email, name, currency, coupon, note, express, " +
+		"created_at, ship_street, ship_city, ship_zip, ship_country, subtotal_cents, tax_cents, " +
+		"shipping_cents, total_cents, weight_kg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	serviceItemsQuery = "INSERT INTO order_items (order_id, line, sku, name, qty, unit_cents, weight_kg, line_cents) VALUES " +
+		strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?), ", 6) + "(?, ?, ?, ?, ?, ?, ?, ?)"
+	serviceItemNames = []string{"Sencha tea (green, loose leaf, 250 g tin)", "Mug 'Big Blue', stoneware, 350 ml",
+		"Coffee filter papers #4, unbleached, pack of 100", "Café crème beans, medium roast, 1 kg",
+		`Electric kettle 1.7 l "Quick", brushed steel`, "Spoon & fork set, 24 pieces, dishwasher-safe", `C:\Users\dan's mug`}
+	serviceSKUs = []string{"SKU-100000", "SKU-191733", "SKU-283466", "SKU-375199", "SKU-466932", "SKU-558665", "SKU-650398"}
+	serviceTime = time.Date(2026, 11, 22, 10, 37, 12, 0, time.UTC)
+)
+
+// serviceInserts fills args and interpolates the service's two INSERTs
+// into dst, as its handler does per request.
+func serviceInserts(dst []byte, args *Args) ([]byte, error) {
+	args.Reset()
+	args.AddInt64(123757)
+	args.AddInt64(61283)
+	args.AddString("customer4821@example.com")
+	args.AddString(`Bob "Bobby" O'Neil`)
+	args.AddString("EUR")
+	args.AddString("WINTER10")
+	args.AddString("Gift — wrap it\nnicely; the bell's \"broken\". Third floor, left.")
+	args.AddBool(true)
+	args.AddTime(serviceTime)
+	args.AddString("117 Rue de l'Église")
+	args.AddString("Saint-Étienne")
+	args.AddString("42000")
+	args.AddString("FR")
+	args.AddInt64(18432)
+	args.AddInt64(3502)
+	args.AddInt64(1796)
+	args.AddInt64(23730)
+	args.AddFloat64(6.531)
+	dst, err := AppendArgs(dst[:0], serviceOrderQuery, args, Options{})
+	if err != nil {
+		return dst, err
+	}
+	args.Reset()
+	for i, name := range serviceItemNames {
+		args.AddInt64(123757)
+		args.AddInt(i + 1)
+		args.AddString(serviceSKUs[i])
+		args.AddString(name)
+		args.AddInt64(int64(1 + i%4))
+		args.AddInt64(int64(150 + i*1277))
+		args.AddFloat64(float64(1+i*431) / 1000)
+		args.AddInt64(int64((1 + i%4) * (150 + i*1277)))
+	}
+	return AppendArgs(dst[:0], serviceItemsQuery, args, Options{})
+}
+
+// BenchmarkServiceInserts times the service benchmark's SQL per request:
+// filling an Args and AppendArgs for its two INSERTs, into a reused dst.
+// benchmarks/sqlinterp/instructions.sh counts its instructions.
+func BenchmarkServiceInserts(b *testing.B) {
+	b.ReportAllocs()
+	var args Args
+	var dst []byte
+	for b.Loop() {
+		var err error
+		if dst, err = serviceInserts(dst, &args); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sinkBytes = dst
+}

@@ -154,9 +154,11 @@ func fits(dst []byte, start, n int, o *Options) bool {
 
 // appendFixed appends lit, a literal formatted on the stack.
 func appendFixed(dst []byte, start int, lit []byte, o *Options) ([]byte, error) {
-	dst, err := room(dst, start, len(lit), o)
-	if err != nil {
-		return dst, err
+	if o.MaxSize > 0 || cap(dst)-len(dst) < len(lit) {
+		var err error
+		if dst, err = roomSlow(dst, start, len(lit), o); err != nil {
+			return dst, err
+		}
 	}
 	return append(dst, lit...), nil
 }
@@ -192,11 +194,61 @@ func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byt
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return dst, &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(v, 'g', -1, 64) + " has no SQL literal"}
 	}
-	if fits(dst, start, len("-2.2250738585072014e-308"), o) {
-		return strconv.AppendFloat(dst, v, 'g', -1, 64), nil
+	var buf [24]byte // "-2.2250738585072014e-308"
+	lit, ok := formatShortDecimal(&buf, v)
+	if !ok {
+		lit = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 	}
-	var tmp [24]byte
-	return appendFixed(dst, start, strconv.AppendFloat(tmp[:0], v, 'g', -1, 64), o)
+	return appendFixed(dst, start, lit, o)
+}
+
+// shortPow10 holds the powers of ten formatShortDecimal tries, 10^0 to 10^4.
+var shortPow10 = [...]float64{1, 10, 100, 1000, 10000}
+
+// formatShortDecimal formats v as strconv.AppendFloat(nil, v, 'g', -1, 64)
+// does, quickly, when v is a decimal of at most 4 fractional digits whose
+// magnitude is below 1e6 (0.25, 3.1, 1234.5678, but not 0 or 0.1+0.2): a
+// price or a weight. For any other v it returns false, and the caller
+// formats v with strconv.
+//
+// Why the output is strconv's: for the least k for which m = |v|·10^k
+// rounded is an integer with m/10^k == |v| (an exact division of integers
+// below 2^53, so m/10^k is a decimal that reads back as v), m/10^k is the
+// shortest such decimal, which strconv writes. A shorter one, with j < k
+// fractional digits, would be within half an ulp of |v| (under 6e-11 below
+// 1e6), so |v|·10^j, computed within 2e-6, would round to it and k would
+// not be least; one with k digits or more differs from m/10^k by 10^-k or
+// has more digits. From 1e-4 up to 1e6 strconv uses the %f form, without
+// an exponent. TestFormatShortDecimal and FuzzFloat check it against
+// strconv.
+func formatShortDecimal(buf *[24]byte, v float64) ([]byte, bool) {
+	a := math.Abs(v)
+	if !(a > 0 && a < 1e6) {
+		return nil, false
+	}
+	for k, p := range shortPow10 {
+		m := uint64(float64(a*p) + 0.5)
+		if float64(m)/p != a {
+			continue
+		}
+		for ; k > 0 && m%10 == 0; k-- { // none when k is least; kept for safety
+			m /= 10
+		}
+		lit := buf[:0]
+		if v < 0 {
+			lit = append(lit, '-')
+		}
+		unit := uint64(shortPow10[k]) // 10^k: m is |v| in units of 10^-k
+		lit = strconv.AppendUint(lit, m/unit, 10)
+		if k > 0 {
+			lit = append(lit, '.')
+			for unit /= 10; unit > 0; unit /= 10 {
+				lit = append(lit, byte('0'+m/unit%10))
+			}
+		}
+		return lit, true
+	}
+	return nil, false
 }
 
 func appendTimeArg(dst []byte, start int, v time.Time, index int, o *Options) ([]byte, error) {

@@ -670,3 +670,48 @@ func TestArgsReset(t *testing.T) {
 		t.Errorf("overlapping typed string: %v, want ErrOverlap", err)
 	}
 }
+
+// TestArgsSpareZero checks what Args.add relies on: the slots past the
+// list's length are zero, through growth and Reset, so that an argument
+// added in a slot that held another kind carries nothing of it (a stale
+// []byte would be written or checked for overlap, a stale string pinned).
+func TestArgsSpareZero(t *testing.T) {
+	var args Args
+	check := func(when string) {
+		t.Helper()
+		for i, a := range args.list[len(args.list):cap(args.list)] {
+			if a.kind != 0 || a.n != 0 || a.s != "" || a.b != nil || a.t != (time.Time{}) {
+				t.Fatalf("%s: spare slot %d holds %+v", when, len(args.list)+i, a)
+			}
+		}
+	}
+	check("zero value")
+	for round := range 5 {
+		// Each round puts every kind in slots that held other kinds.
+		for j := range 3 + 7*round {
+			switch (j + round) % 7 {
+			case 0:
+				args.AddString("secret")
+			case 1:
+				args.AddBytes([]byte("secret"))
+			case 2:
+				args.AddTime(time.Now())
+			case 3:
+				args.AddInt(j)
+			case 4:
+				args.AddFloat64(1.5)
+			case 5:
+				args.AddNull()
+			default:
+				args.AddBool(true)
+			}
+			check("after an Add")
+			a := args.list[len(args.list)-1]
+			if (a.kind != kindString) != (a.s == "") || (a.kind != kindBytes) != (a.b == nil) || (a.kind != kindTime) != a.t.IsZero() {
+				t.Fatalf("round %d: argument %d is %+v", round, j, a)
+			}
+		}
+		args.Reset()
+		check("after Reset")
+	}
+}

@@ -1,0 +1,140 @@
+package jsonpool
+
+import "math/bits"
+
+// Decimal integers for the fast encode path, written in place.
+//
+// strconv.AppendInt formats into an array of its own and copies the digits
+// to dst, through a function that serves every base. The encoder's
+// numbers are decimal and mostly short: encAppendUint counts the digits
+// first, makes room in b once, and writes the digits straight into it,
+// two at a time from encDigitPairs, from the last to the first. The text
+// is the decimal notation of the value, as strconv writes it: the tests
+// hold the two to each other at every power of ten, its neighbours and
+// the extremes of each integer kind.
+
+// encDigitPairs holds the two digits of every number below 100, 00 to 99.
+const encDigitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// encPow10U64[i] is 10^i, for every power of ten a uint64 holds (the
+// rest of the 32 is never read: the length lets an index masked by 31
+// go unchecked).
+var encPow10U64 = [32]uint64{
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+}
+
+// encDecimalLen returns the number of decimal digits of u, 1 for 0.
+func encDecimalLen(u uint64) int {
+	// bits.Len64(u)*1233>>12 is floor(log10(2^Len64(u))), at most 19: u
+	// has that many digits plus one, or one fewer when it is below the
+	// power of ten.
+	t := uint(bits.Len64(u)) * 1233 >> 12
+	n := int(t) + 1
+	if u < encPow10U64[t&31] {
+		n--
+	}
+	if n == 0 {
+		return 1 // u == 0
+	}
+	return n
+}
+
+// encGrow returns b with room for at least n more bytes.
+func encGrow(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		b = append(b[:cap(b)], make([]byte, n)...)[:len(b)]
+	}
+	return b
+}
+
+// encAppendUint appends the decimal text of u to b, as strconv.AppendUint
+// (b, u, 10) does.
+func encAppendUint(b []byte, u uint64) []byte {
+	if u < 10 {
+		return append(b, byte('0'+u))
+	}
+	return encAppendDecimal(b, u, false)
+}
+
+// encAppendInt appends the decimal text of i to b, as strconv.AppendInt
+// (b, i, 10) does.
+func encAppendInt(b []byte, i int64) []byte {
+	if uint64(i) < 10 {
+		return append(b, byte('0'+i))
+	}
+	if i < 0 {
+		return encAppendDecimal(b, -uint64(i), true) // -uint64 is |i|, MinInt64 included
+	}
+	return encAppendDecimal(b, uint64(i), false)
+}
+
+// encAppendDecimal appends u's decimal text to b, after a minus sign if
+// neg.
+func encAppendDecimal(b []byte, u uint64, neg bool) []byte {
+	n := encDecimalLen(u)
+	if neg {
+		n++
+	}
+	if cap(b)-len(b) < n {
+		b = encGrow(b, n)
+	}
+	end := len(b) + n
+	d := b[len(b):end]
+	if neg {
+		d[0] = '-'
+	}
+	i := len(d)
+	for u >= 100 && i >= 2 {
+		q := u / 100
+		r := uint(u-q*100) * 2
+		u = q
+		i -= 2
+		d[i+1] = encDigitPairs[r+1]
+		d[i] = encDigitPairs[r]
+	}
+	if u >= 10 && i >= 2 {
+		r := uint(u) * 2 % 200
+		d[i-1] = encDigitPairs[r+1]
+		d[i-2] = encDigitPairs[r]
+	} else if i >= 1 {
+		d[i-1] = byte('0' + u%10)
+	}
+	return b[:end]
+}
+
+// encPutDigits writes the decimal digits of u into d, the last in d's
+// last byte, and the leading ones as far as d reaches: with len(d) the
+// number of digits of u, its exact text; longer, zero-padded on the left.
+func encPutDigits(d []byte, u uint64) {
+	i := len(d)
+	for u >= 100 && i >= 2 {
+		q := u / 100
+		r := uint(u-q*100) * 2
+		u = q
+		i -= 2
+		d[i+1] = encDigitPairs[r+1]
+		d[i] = encDigitPairs[r]
+	}
+	if i >= 2 {
+		r := uint(u) * 2 % 200
+		i -= 2
+		d[i+1] = encDigitPairs[r+1]
+		d[i] = encDigitPairs[r]
+	} else if i == 1 {
+		d[0] = byte('0' + u%10)
+		i = 0
+	}
+	for ; i > 0; i-- {
+		d[i-1] = '0'
+	}
+}

@@ -1,0 +1,77 @@
+package sqlinterp
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// appendFloat against strconv, the independent oracle: the literal of
+// every float64 must be strconv's 'g' form, whether formatShortDecimal
+// takes it or not.
+
+func checkFloat(t *testing.T, v float64) {
+	t.Helper()
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	got, err := appendFloat([]byte("x"), 1, v, 0, &Options{})
+	if want := strconv.AppendFloat([]byte("x"), v, 'g', -1, 64); err != nil || string(got) != string(want) {
+		t.Fatalf("appendFloat(%v, bits %#x) = %q, %v; want %q", v, math.Float64bits(v), got, err, want)
+	}
+}
+
+// TestFormatShortDecimal checks the fast path on the values it takes and
+// their neighbours: decimals of 0 to 6 fractional digits (the path takes
+// up to 4), the floats next to them, near 0, 1e-4 and 1e6.
+func TestFormatShortDecimal(t *testing.T) {
+	var buf [24]byte
+	if _, ok := formatShortDecimal(&buf, 6.531); !ok {
+		t.Fatal("formatShortDecimal(6.531) took the slow path")
+	}
+	tenth, fifth := 0.1, 0.2 // variables: the constant 0.1+0.2 is exactly 0.3
+	if _, ok := formatShortDecimal(&buf, tenth+fifth); ok {
+		t.Fatal("formatShortDecimal(0.1+0.2) took the fast path")
+	}
+	pow := []float64{1, 10, 100, 1e3, 1e4, 1e5, 1e6}
+	check := func(v float64) {
+		for _, x := range []float64{v, -v, math.Nextafter(v, 0), math.Nextafter(v, math.Inf(1))} {
+			checkFloat(t, x)
+			checkFloat(t, -x)
+		}
+	}
+	for _, p := range pow {
+		for m := 0; m <= 20000; m++ {
+			check(float64(m) / p)
+		}
+		for m := 999000; m <= 1001000; m++ {
+			check(float64(m) / p)
+		}
+		check(999999.5 / p * 10)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		k := r.IntN(len(pow))
+		check(float64(r.Int64N(1e10)) / pow[k])
+		check(float64(r.Int64N(1e6)) / pow[k])
+		check(float64(r.IntN(1000)) * 0.001 * float64(r.IntN(5)))
+		check(math.Float64frombits(r.Uint64()))
+	}
+	for _, v := range []float64{0, 1e-4, 0.5e-4, 1e-5, 1e6, 1e6 - 1e-4, 999999.99995, 1e21, 1e20, 123456.7, tenth + fifth,
+		math.SmallestNonzeroFloat64, math.MaxFloat64, 1 << 53, 1<<53 + 1, 4503599627370495.5} {
+		check(v)
+	}
+	checkFloat(t, math.Copysign(0, -1))
+}
+
+// FuzzFloat checks appendFloat, fast path or not, against strconv for any
+// float64 bits, and for decimals m/10^k.
+func FuzzFloat(f *testing.F) {
+	f.Add(math.Float64bits(6.531), int64(6531), uint8(3))
+	f.Add(math.Float64bits(-0.0001), int64(-1), uint8(4))
+	f.Fuzz(func(t *testing.T, bits uint64, m int64, k uint8) {
+		checkFloat(t, math.Float64frombits(bits))
+		checkFloat(t, float64(m)/math.Pow10(int(k%8)))
+	})
+}
