@@ -1,6 +1,10 @@
 package bytebuf
 
-import "time"
+import (
+	"time"
+
+	"github.com/poolkit/poolkit/internal/digits"
+)
 
 // AppendRFC3339 appends t to dst in RFC 3339 form and returns the extended
 // slice. With nanos false it writes whole seconds, as time.RFC3339 does;
@@ -103,20 +107,9 @@ func civilDate(days int64) (year, month, day int) {
 	return int(y), month, day
 }
 
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
-
 // append2 appends v, which must be in [0, 99], as two digits.
 func append2(dst []byte, v int) []byte {
-	return append(dst, digitPairs[2*v], digitPairs[2*v+1])
+	return append(dst, digits.Pairs[2*v], digits.Pairs[2*v+1])
 }
 
 // appendYear appends the year as time.Format's "2006" does: at least four

@@ -1,6 +1,10 @@
 package jsonpool
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/poolkit/poolkit/internal/digits"
+)
 
 // Decimal integers for the fast encode path, written in place.
 //
@@ -8,22 +12,10 @@ import "math/bits"
 // to dst, through a function that serves every base. The encoder's
 // numbers are decimal and mostly short: encAppendUint counts the digits
 // first, makes room in b once, and writes the digits straight into it,
-// two at a time from encDigitPairs, from the last to the first. The text
+// two at a time from digits.Pairs, from the last to the first. The text
 // is the decimal notation of the value, as strconv writes it: the tests
 // hold the two to each other at every power of ten, its neighbours and
 // the extremes of each integer kind.
-
-// encDigitPairs holds the two digits of every number below 100, 00 to 99.
-const encDigitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
 
 // encPow10U64[i] is 10^i, for every power of ten a uint64 holds (the
 // rest of the 32 is never read: the length lets an index masked by 31
@@ -99,13 +91,13 @@ func encAppendDecimal(b []byte, u uint64, neg bool) []byte {
 		r := uint(u-q*100) * 2
 		u = q
 		i -= 2
-		d[i+1] = encDigitPairs[r+1]
-		d[i] = encDigitPairs[r]
+		d[i+1] = digits.Pairs[r+1]
+		d[i] = digits.Pairs[r]
 	}
 	if u >= 10 && i >= 2 {
 		r := uint(u) * 2 % 200
-		d[i-1] = encDigitPairs[r+1]
-		d[i-2] = encDigitPairs[r]
+		d[i-1] = digits.Pairs[r+1]
+		d[i-2] = digits.Pairs[r]
 	} else if i >= 1 {
 		d[i-1] = byte('0' + u%10)
 	}
@@ -122,14 +114,14 @@ func encPutDigits(d []byte, u uint64) {
 		r := uint(u-q*100) * 2
 		u = q
 		i -= 2
-		d[i+1] = encDigitPairs[r+1]
-		d[i] = encDigitPairs[r]
+		d[i+1] = digits.Pairs[r+1]
+		d[i] = digits.Pairs[r]
 	}
 	if i >= 2 {
 		r := uint(u) * 2 % 200
 		i -= 2
-		d[i+1] = encDigitPairs[r+1]
-		d[i] = encDigitPairs[r]
+		d[i+1] = digits.Pairs[r+1]
+		d[i] = digits.Pairs[r]
 	} else if i == 1 {
 		d[0] = byte('0' + u%10)
 		i = 0

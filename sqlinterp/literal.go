@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/digits"
 )
 
 // kind is the type of an argument's value.
@@ -383,17 +385,6 @@ func appendEscaped[S ~string | ~[]byte](dst []byte, s S, noBackslash bool) []byt
 	return append(dst, s[last:]...)
 }
 
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
-
 // appendTime appends t as a quoted DATETIME literal in loc (UTC when nil).
 func appendTime(dst []byte, t time.Time, loc *time.Location) ([]byte, error) {
 	if t.IsZero() {
@@ -412,18 +403,18 @@ func appendTime(dst []byte, t time.Time, loc *time.Location) ([]byte, error) {
 	mo, d := 2*int(month), 2*day
 	h, mi, s := 2*hour, 2*min, 2*sec
 	dst = append(dst, '\'',
-		digitPairs[y1], digitPairs[y1+1], digitPairs[y2], digitPairs[y2+1], '-',
-		digitPairs[mo], digitPairs[mo+1], '-',
-		digitPairs[d], digitPairs[d+1], ' ',
-		digitPairs[h], digitPairs[h+1], ':',
-		digitPairs[mi], digitPairs[mi+1], ':',
-		digitPairs[s], digitPairs[s+1])
+		digits.Pairs[y1], digits.Pairs[y1+1], digits.Pairs[y2], digits.Pairs[y2+1], '-',
+		digits.Pairs[mo], digits.Pairs[mo+1], '-',
+		digits.Pairs[d], digits.Pairs[d+1], ' ',
+		digits.Pairs[h], digits.Pairs[h+1], ':',
+		digits.Pairs[mi], digits.Pairs[mi+1], ':',
+		digits.Pairs[s], digits.Pairs[s+1])
 	if micro := t.Nanosecond() / 1000; micro != 0 {
 		a, b, c := 2*(micro/10000), 2*(micro/100%100), 2*(micro%100)
 		dst = append(dst, '.',
-			digitPairs[a], digitPairs[a+1],
-			digitPairs[b], digitPairs[b+1],
-			digitPairs[c], digitPairs[c+1])
+			digits.Pairs[a], digits.Pairs[a+1],
+			digits.Pairs[b], digits.Pairs[b+1],
+			digits.Pairs[c], digits.Pairs[c+1])
 	}
 	return append(dst, '\''), nil
 }
