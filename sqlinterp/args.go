@@ -29,7 +29,9 @@ import (
 // until Reset, which drops them so that an Args kept in a pool pins
 // nothing; a []byte must not be changed between its Add and AppendArgs.
 // The zero value is an empty list. An Args is not safe for concurrent use;
-// AppendArgs only reads it.
+// AppendArgs only reads it. Do not copy an Args that has been used: the
+// copy shares its backing array, and an Add to either overwrites the
+// other's arguments; pass a pointer.
 type Args struct {
 	list []arg
 }
