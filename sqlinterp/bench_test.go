@@ -149,9 +149,17 @@ var (
 	serviceTime = time.Date(2026, 11, 22, 10, 37, 12, 0, time.UTC)
 )
 
+// The service's two INSERTs parsed once, as a service keeps them in
+// package-level variables.
+var (
+	serviceOrder = MustParse(serviceOrderQuery)
+	serviceItems = MustParse(serviceItemsQuery)
+)
+
 // serviceInserts fills args and interpolates the service's two INSERTs
-// into dst, as its handler does per request.
-func serviceInserts(dst []byte, args *Args) ([]byte, error) {
+// into dst, as its handler does per request: with AppendArgs, or with the
+// parsed queries' AppendArgs when parsed is true.
+func serviceInserts(dst []byte, args *Args, parsed bool) ([]byte, error) {
 	args.Reset()
 	args.AddInt64(123757)
 	args.AddInt64(61283)
@@ -171,7 +179,12 @@ func serviceInserts(dst []byte, args *Args) ([]byte, error) {
 	args.AddInt64(1796)
 	args.AddInt64(23730)
 	args.AddFloat64(6.531)
-	dst, err := AppendArgs(dst[:0], serviceOrderQuery, args, Options{})
+	var err error
+	if parsed {
+		dst, err = serviceOrder.AppendArgs(dst[:0], args, Options{})
+	} else {
+		dst, err = AppendArgs(dst[:0], serviceOrderQuery, args, Options{})
+	}
 	if err != nil {
 		return dst, err
 	}
@@ -186,19 +199,28 @@ func serviceInserts(dst []byte, args *Args) ([]byte, error) {
 		args.AddFloat64(float64(1+i*431) / 1000)
 		args.AddInt64(int64((1 + i%4) * (150 + i*1277)))
 	}
+	if parsed {
+		return serviceItems.AppendArgs(dst[:0], args, Options{})
+	}
 	return AppendArgs(dst[:0], serviceItemsQuery, args, Options{})
 }
 
 // BenchmarkServiceInserts times the service benchmark's SQL per request:
 // filling an Args and AppendArgs for its two INSERTs, into a reused dst.
 // benchmarks/sqlinterp/instructions.sh counts its instructions.
-func BenchmarkServiceInserts(b *testing.B) {
+func BenchmarkServiceInserts(b *testing.B) { benchServiceInserts(b, false) }
+
+// BenchmarkServiceInsertsParsed is BenchmarkServiceInserts with the
+// queries parsed once, by Parse, and Query.AppendArgs.
+func BenchmarkServiceInsertsParsed(b *testing.B) { benchServiceInserts(b, true) }
+
+func benchServiceInserts(b *testing.B, parsed bool) {
 	b.ReportAllocs()
 	var args Args
 	var dst []byte
 	for b.Loop() {
 		var err error
-		if dst, err = serviceInserts(dst, &args); err != nil {
+		if dst, err = serviceInserts(dst, &args, parsed); err != nil {
 			b.Fatal(err)
 		}
 	}

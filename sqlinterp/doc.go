@@ -8,8 +8,10 @@
 // for drivers, proxies and query loggers: [Append] appends the finished
 // query to a byte slice the caller owns, in one pass, sized up front, with
 // strconv-style appenders and times written digit by digit, and allocates
-// nothing once the slice has room. [Interpolate] is a convenience that
-// returns a string and accepts any argument database/sql would.
+// nothing once the slice has room. [AppendArgs] takes typed arguments
+// without boxing them, and [Parse] reads a constant query once, for its
+// [Query.AppendArgs]. [Interpolate] is a convenience that returns a
+// string and accepts any argument database/sql would.
 //
 // # Dialect
 //

@@ -100,3 +100,50 @@ func ExampleAppendArgs() {
 	// INSERT INTO orders VALUES (1001, 'O\'Brien', 99.5, 1, '2024-02-29 12:00:00')
 	// INSERT INTO orders VALUES (1002, 'C:\\temp', 1e+21, 0, '0000-00-00')
 }
+
+// insertItem is parsed once, when the program starts: a Query is read-only
+// and safe to share between goroutines.
+var insertItem = sqlinterp.MustParse("INSERT INTO items (order_id, sku, note) VALUES (?, ?, ?) -- why?")
+
+func ExampleQuery_AppendArgs() {
+	// As with AppendArgs, keep the buffer and the Args together; the
+	// parsed query saves reading its text for placeholders on each call.
+	var (
+		buf  []byte
+		args sqlinterp.Args
+	)
+	for _, sku := range []string{"SKU-1", "it's ?"} {
+		args.Reset()
+		args.AddInt64(1001)
+		args.AddString(sku)
+		args.AddNull()
+		var err error
+		buf, err = insertItem.AppendArgs(buf[:0], &args, sqlinterp.Options{MaxSize: 1 << 20})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s\n", buf)
+	}
+	// The errors are AppendArgs' errors.
+	args.Reset()
+	args.AddInt64(1002)
+	_, err := insertItem.AppendArgs(buf[:0], &args, sqlinterp.Options{})
+	fmt.Println(err)
+	// Output:
+	// INSERT INTO items (order_id, sku, note) VALUES (1001, 'SKU-1', NULL) -- why?
+	// INSERT INTO items (order_id, sku, note) VALUES (1001, 'it\'s ?', NULL) -- why?
+	// sqlinterp: query has 3 placeholders but 1 arguments were given
+}
+
+func ExampleParse() {
+	// A query that some session would read in a doubtful way is refused
+	// up front, whatever the Options it is later used with.
+	_, err := sqlinterp.Parse("SELECT id FROM t /*!40001 SQL_NO_CACHE */ WHERE id = ?")
+	fmt.Println(err)
+	q, err := sqlinterp.Parse(`SELECT 'it\'s', ?`)
+	fmt.Println(q.NumPlaceholders(sqlinterp.Options{}), q.NumPlaceholders(sqlinterp.Options{NoBackslashEscapes: true}), err)
+	// Output:
+	// sqlinterp: query byte 17: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 53); put placeholders before it or use a server-side prepared statement
+	// 1 0 <nil>
+}

@@ -9,6 +9,9 @@ import (
 // test package.
 var ReadLiteralN = readLiteralN
 
+// CheckParsed exports checkParsed to the external test package.
+var CheckParsed = checkParsed
+
 // TypedArgs exports typedArgs to the external test package.
 var TypedArgs = typedArgs
 

@@ -22,6 +22,24 @@ func checkFloat(t *testing.T, v float64) {
 	}
 }
 
+var floatQuery = MustParse("?")
+
+// checkFloatArgs is checkFloat through AppendArgs and Query.AppendArgs.
+func checkFloatArgs(t *testing.T, v float64) {
+	t.Helper()
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	var args Args
+	args.AddFloat64(v)
+	want := strconv.AppendFloat([]byte("x"), v, 'g', -1, 64)
+	got, err := AppendArgs([]byte("x"), "?", &args, Options{})
+	pgot, perr := floatQuery.AppendArgs([]byte("x"), &args, Options{})
+	if err != nil || perr != nil || string(got) != string(want) || string(pgot) != string(want) {
+		t.Fatalf("float %v (bits %#x): AppendArgs = %q, %v; Query.AppendArgs = %q, %v; want %q", v, math.Float64bits(v), got, err, pgot, perr, want)
+	}
+}
+
 // TestFormatShortDecimal checks the fast path on the values it takes and
 // their neighbours: decimals of 0 to 6 fractional digits (the path takes
 // up to 4), the floats next to them, near 0, 1e-4 and 1e6.
@@ -71,7 +89,9 @@ func FuzzFloat(f *testing.F) {
 	f.Add(math.Float64bits(6.531), int64(6531), uint8(3))
 	f.Add(math.Float64bits(-0.0001), int64(-1), uint8(4))
 	f.Fuzz(func(t *testing.T, bits uint64, m int64, k uint8) {
-		checkFloat(t, math.Float64frombits(bits))
-		checkFloat(t, float64(m)/math.Pow10(int(k%8)))
+		for _, v := range []float64{math.Float64frombits(bits), float64(m) / math.Pow10(int(k%8))} {
+			checkFloat(t, v)
+			checkFloatArgs(t, v)
+		}
 	})
 }

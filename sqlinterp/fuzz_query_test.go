@@ -25,7 +25,9 @@ import (
 //
 // Refusals must be consistent: CountPlaceholders and Append refuse the same
 // queries with the same *QueryError, and a wrong argument count is a
-// *CountError naming the reader's count.
+// *CountError naming the reader's count. Parse refuses the queries that
+// some mode refuses, and a parsed query writes what AppendArgs writes
+// (checkParsed), which the server then runs.
 func FuzzQuery(f *testing.F) {
 	for _, q := range []string{
 		"SELECT ?", "SELECT '?', ?", `SELECT "a\"?", ?`, "SELECT ? -- ?\n?", "SELECT ?#?\n?",
@@ -47,6 +49,8 @@ func FuzzQuery(f *testing.F) {
 		val += "?'\\\"`*/\n" // every value holds the characters that end quoted parts and comments
 		n, err := sqlinterp.CountPlaceholders(query, opts)
 		if err != nil {
+			one, _ := sqlinterp.TypedArgs(make([]driver.Value, 1))
+			sqlinterp.CheckParsed(t, query, one, opts)
 			_, err2 := sqlinterp.Append(nil, query, make([]driver.Value, 1), opts)
 			var qe *sqlinterp.QueryError
 			if !errors.As(err, &qe) || err2 == nil || err2.Error() != err.Error() {
@@ -71,6 +75,8 @@ func FuzzQuery(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Append(%q) with %d args: %v", query, n, err)
 		}
+		typed, _ := sqlinterp.TypedArgs(args)
+		sqlinterp.CheckParsed(t, query, typed, opts) // the parsed path writes what AppendArgs writes
 		// Walk the query and the output together.
 		qi, oi, replaced := 0, 0, 0
 		for qi < len(query) {

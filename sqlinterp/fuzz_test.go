@@ -122,6 +122,14 @@ func checkRoundTrip(t *testing.T, v []byte) {
 			if err != nil {
 				t.Fatalf("Append(%T %q) error: %v", arg, v, err)
 			}
+			// The typed and parsed paths must write the same bytes.
+			if typed, ok := typedArgs([]driver.Value{arg, arg}); ok {
+				tq, err := AppendArgs(nil, "SELECT ?, ?", typed, opts)
+				pq, perr := selectTwo.AppendArgs(nil, typed, opts)
+				if err != nil || perr != nil || !bytes.Equal(tq, out) || !bytes.Equal(pq, out) {
+					t.Fatalf("%T %q: Append = %q; AppendArgs = %q, %v; Query.AppendArgs = %q, %v", arg, v, out, tq, err, pq, perr)
+				}
+			}
 			rest, ok := bytes.CutPrefix(out, []byte("SELECT "))
 			if !ok {
 				t.Fatalf("output %q lost its prefix", out)
@@ -151,6 +159,8 @@ func checkRoundTrip(t *testing.T, v []byte) {
 	}
 }
 
+var selectTwo = MustParse("SELECT ?, ?")
+
 func TestRoundTripEveryByte(t *testing.T) {
 	all := make([]byte, 256)
 	for i := range all {
@@ -160,6 +170,44 @@ func TestRoundTripEveryByte(t *testing.T) {
 	}
 	checkRoundTrip(t, all)
 	checkRoundTrip(t, []byte{})
+}
+
+// checkParsed checks the parsed path against AppendArgs, its oracle here
+// (itself checked against Append and the server): Parse must refuse
+// exactly the queries that CountPlaceholders refuses in some mode, with the
+// first such mode's error, and the Query it returns must give, for args
+// and opts, AppendArgs' bytes, error and capacity (so MaxSize bounds its
+// memory alike), from a dst holding "pre".
+func checkParsed(t testing.TB, query string, args *Args, opts Options) {
+	t.Helper()
+	q, err := Parse(query)
+	refusal := error(nil) // the first mode's refusal
+	for m := range 4 {
+		_, cerr := CountPlaceholders(query, Options{NoBackslashEscapes: m&1 != 0, ANSIQuotes: m&2 != 0})
+		if cerr != nil {
+			refusal = cerr
+			break
+		}
+	}
+	if err != nil {
+		var qe *QueryError
+		if refusal == nil || !errors.As(err, &qe) || !strings.HasPrefix(err.Error(), refusal.Error()) {
+			t.Fatalf("Parse(%q) = %v; CountPlaceholders' first refusal: %v", query, err, refusal)
+		}
+		return
+	}
+	if refusal != nil {
+		t.Fatalf("Parse(%q) accepts a query CountPlaceholders refuses: %v", query, refusal)
+	}
+	if n, _ := CountPlaceholders(query, opts); q.NumPlaceholders(opts) != n || q.String() != query {
+		t.Fatalf("Parse(%q): NumPlaceholders = %d, String = %q; want %d", query, q.NumPlaceholders(opts), q.String(), n)
+	}
+	want, wantErr := AppendArgs([]byte("pre"), query, args, opts)
+	got, gotErr := q.AppendArgs([]byte("pre"), args, opts)
+	if !bytes.Equal(got, want) || cap(got) != cap(want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+		t.Fatalf("query %q, opts %+v, %d args:\nAppendArgs       = %q (cap %d), %v\nQuery.AppendArgs = %q (cap %d), %v",
+			query, opts, args.Len(), want, cap(want), wantErr, got, cap(got), gotErr)
+	}
 }
 
 // FuzzEscape checks the escaping property: any string or byte value,
@@ -236,6 +284,14 @@ func FuzzArgs(f *testing.F) {
 		if !bytes.Equal(got, want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 			t.Fatalf("query %q, opts %+v:\nAppend     = %q, %v\nAppendArgs = %q, %v", query, opts, want, wantErr, got, gotErr)
 		}
+		checkParsed(t, query, &args, opts)
+		// With one argument too few and one too many as well.
+		if n > 0 {
+			fewer := Args{list: args.list[:n-1]}
+			checkParsed(t, query, &fewer, opts)
+		}
+		more := Args{list: append(args.list[:n:n], arg{kind: kindInt, n: 7})}
+		checkParsed(t, query, &more, opts)
 		// MaxSize changes nothing but the outcome past it: the result is
 		// the unlimited one when that fits, else a *SizeError, and dst's
 		// capacity stays within the limit.

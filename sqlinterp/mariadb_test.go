@@ -110,6 +110,13 @@ func (s *session) row(t *testing.T, query string, args ...driver.Value) (cols []
 			t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
 		}
 		q = tq
+		if pq, err := sqlinterp.Parse(query); err == nil { // and the parsed path
+			tq, err = pq.AppendArgs(nil, typed, s.opts)
+			if err != nil || !bytes.Equal(tq, q) {
+				t.Fatalf("%s: Query.AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
+			}
+			q = tq
+		}
 	}
 	rows, err := s.conn.QueryContext(context.Background(), string(q))
 	if err != nil {
@@ -705,6 +712,15 @@ func checkReading(t testing.TB, s *session, query string, kinds []int, hostile [
 				t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(text))
 			}
 			text = tq
+			// And the parsed path, when Parse takes the query (it
+			// refuses those that some other mode refuses).
+			if q, err := sqlinterp.Parse(query); err == nil {
+				pq, err := q.AppendArgs(nil, typed, s.opts)
+				if err != nil || !bytes.Equal(pq, text) {
+					t.Fatalf("%s: Query.AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(pq), err, shorten(text))
+				}
+				text = pq
+			}
 		}
 		cols, errno = serverRun(s, text)
 		return text, cols, errno

@@ -1,0 +1,207 @@
+package sqlinterp
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// Query is a query whose placeholders Parse has located once, so that
+// interpolating it reads only its arguments: a service's queries are
+// constants, and finding their ? outside quotes and comments again on every
+// call is work done over and over.
+//
+// A Query is immutable once parsed: it keeps its own copy of the query
+// text and is safe for concurrent use by any number of goroutines, so it
+// can live in a package-level variable (see MustParse). The zero Query is
+// the empty query, with no placeholders.
+type Query struct {
+	text string
+	// plans holds the placeholder offsets in text for each way Options can
+	// change how the query reads, indexed by lexMode; modes that read it
+	// alike share one slice.
+	plans [4][]int
+}
+
+// lexMode returns the index in Query.plans of the reading o asks for: the
+// fields of Options that change where quoted parts end. Location and
+// MaxSize do not change how a query reads.
+func lexMode(o *Options) int {
+	m := 0
+	if o.NoBackslashEscapes {
+		m |= 1
+	}
+	if o.ANSIQuotes {
+		m |= 2
+	}
+	return m
+}
+
+// Parse reads query the way AppendArgs does and returns it as a Query,
+// whose AppendArgs then gives exactly the bytes and errors AppendArgs
+// gives for the same query, arguments and Options, without reading the
+// query text again.
+//
+// How a query reads depends on Options.NoBackslashEscapes and
+// Options.ANSIQuotes, which Parse does not take: it reads query in all
+// four combinations, so a Query serves sessions in any sql_mode. It
+// returns a *QueryError when AppendArgs would refuse query in any of them
+// (see "Refused queries" in the package documentation), saying in which:
+// a query whose reading is in doubt in some session is refused up front.
+//
+// Parse copies query; the Query keeps nothing of the caller's.
+func Parse(query string) (*Query, error) {
+	q := &Query{text: strings.Clone(query)}
+	if err := checkNUL(q.text); err != nil {
+		return nil, err
+	}
+	for m := range q.plans {
+		o := Options{NoBackslashEscapes: m&1 != 0, ANSIQuotes: m&2 != 0}
+		holes := []int{}
+		for i := 0; ; i++ {
+			p, err := nextPlaceholder(q.text, i, &o)
+			if err != nil {
+				if qe, ok := err.(*QueryError); ok && m != 0 {
+					qe.Reason += " (" + modeName(m) + ")"
+				}
+				return nil, err
+			}
+			if p == len(q.text) {
+				break
+			}
+			holes = append(holes, p)
+			i = p
+		}
+		q.plans[m] = holes
+		for k := range m { // share a reading an earlier mode has already
+			if equalInts(q.plans[k], holes) {
+				q.plans[m] = q.plans[k]
+				break
+			}
+		}
+	}
+	return q, nil
+}
+
+// modeName names the Options of lexMode m, for Parse's errors.
+func modeName(m int) string {
+	switch m {
+	case 1:
+		return "with Options.NoBackslashEscapes"
+	case 2:
+		return "with Options.ANSIQuotes"
+	}
+	return "with Options.NoBackslashEscapes and Options.ANSIQuotes"
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// MustParse is Parse for queries known when the program is written: it
+// panics if query cannot be parsed. It suits package-level variables, as
+// regexp.MustCompile does:
+//
+//	var insertOrder = sqlinterp.MustParse("INSERT INTO orders (id, customer) VALUES (?, ?)")
+func MustParse(query string) *Query {
+	q, err := Parse(query)
+	if err != nil {
+		panic("sqlinterp.MustParse: " + err.Error())
+	}
+	return q
+}
+
+// String returns the query text q was parsed from.
+func (q *Query) String() string { return q.text }
+
+// NumPlaceholders returns the number of placeholders in q as a session
+// with opts reads it: what CountPlaceholders returns for its text.
+func (q *Query) NumPlaceholders(opts Options) int { return len(q.plans[lexMode(&opts)]) }
+
+// AppendArgs is AppendArgs for a parsed query: it appends q to dst with
+// each placeholder replaced by the next argument of args as an SQL
+// literal, and returns the extended slice. The bytes, the errors (a
+// *CountError, *ArgError or *SizeError), the limits of Options.MaxSize and
+// the rules on arguments that share memory with dst are those of
+// AppendArgs with q's text; only the query itself cannot overlap dst, since
+// q holds its own copy. A nil args has no arguments.
+//
+// AppendArgs only reads q and args, so calls with distinct dst may run
+// concurrently on one Query. It allocates only when dst lacks the capacity
+// for the result.
+func (q *Query) AppendArgs(dst []byte, args *Args, opts Options) ([]byte, error) {
+	var list []arg
+	if args != nil {
+		list = args.list
+	}
+	return appendParsed(dst, q.text, q.plans[lexMode(&opts)], list, &opts)
+}
+
+// appendParsed is appendQuery for typed arguments and a query whose
+// placeholders are at the offsets holes. It checks and writes in the same
+// order as appendQuery, so that it fails with the same error.
+func appendParsed(dst []byte, query string, holes []int, typed []arg, o *Options) ([]byte, error) {
+	start := len(dst)
+	nargs := len(typed)
+	free := spare(dst)
+	least, estimate := len(query)-nargs, len(query)
+	for i := range typed {
+		a := &typed[i]
+		l, e := a.sizes()
+		if a.kind == kindString {
+			if free.holds(unsafe.StringData(a.s), len(a.s)) {
+				return dst, overlapError(nil, typed, i)
+			}
+		} else if free.holds(unsafe.SliceData(a.b), len(a.b)) {
+			return dst, overlapError(nil, typed, i)
+		}
+		least += l
+		estimate += e
+	}
+	if o.MaxSize > 0 {
+		if least > o.MaxSize {
+			return dst, &SizeError{Max: o.MaxSize}
+		}
+		estimate = min(estimate, o.MaxSize)
+	}
+	if cap(dst)-start < estimate {
+		dst = grow(dst, start, estimate, o)
+	}
+	last := 0 // start of the query text not yet copied
+	var err error
+	for n, p := range holes {
+		if o.MaxSize > 0 || cap(dst)-len(dst) < p-last {
+			if dst, err = roomSlow(dst, start, p-last, o); err != nil {
+				return dst[:start], err
+			}
+		}
+		dst = append(dst, query[last:p]...)
+		if n == nargs {
+			return dst[:start], &CountError{Placeholders: len(holes), Args: nargs}
+		}
+		if dst, err = appendLiteral(dst, start, &typed[n], n, o); err != nil {
+			return dst[:start], err
+		}
+		last = p + 1
+	}
+	if o.MaxSize > 0 || cap(dst)-len(dst) < len(query)-last {
+		if dst, err = roomSlow(dst, start, len(query)-last, o); err != nil {
+			return dst[:start], err
+		}
+	}
+	dst = append(dst, query[last:]...)
+	if len(holes) != nargs {
+		return dst[:start], &CountError{Placeholders: len(holes), Args: nargs}
+	}
+	if o.MaxSize > 0 && len(dst)-start > o.MaxSize {
+		return dst[:start], &SizeError{Max: o.MaxSize}
+	}
+	return dst, nil
+}
