@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"time"
 	"unsafe"
@@ -37,25 +38,28 @@ type arg struct {
 
 // sizes returns the fewest bytes a's literal can take (strings without
 // escapes, numbers of one digit) and an estimate that is exact for
-// numbers and leaves an eighth of slack for escapes in strings.
+// numbers and leaves an eighth of slack for escapes in strings. It is a
+// table lookup, which the compiler inlines into the sizing loop: a's
+// string and bytes are empty but for the kind that holds one (Add fills a
+// zeroed slot, TestArgsSpareZero).
 func (a *arg) sizes() (least, estimate int) {
-	switch a.kind {
-	case kindNull:
-		return len("NULL"), len("NULL")
-	case kindInt, kindUint:
-		return 1, 20
-	case kindFloat:
-		return 1, 24
-	case kindBool:
-		return 1, 1
-	case kindTime:
-		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'")
-	case kindString:
-		return len(a.s) + 2, len(a.s) + len(a.s)/8 + 2
-	case kindBytes:
-		return len(a.b) + len("_binary''"), len(a.b) + len(a.b)/8 + len("_binary''")
-	}
-	return len(a.b) + 2, len(a.b) + len(a.b)/8 + 2 // kindJSON
+	n := len(a.s) + len(a.b)
+	f := &fixedSizes[a.kind&15]
+	return n + f.least, n + n/8 + f.estimate
+}
+
+// fixedSizes holds, by kind, the bytes of a literal besides its string or
+// bytes: the least and the estimate of sizes for an empty one.
+var fixedSizes = [16]struct{ least, estimate int }{
+	kindNull:   {len("NULL"), len("NULL")},
+	kindInt:    {1, 20},
+	kindUint:   {1, 20},
+	kindFloat:  {1, 24},
+	kindBool:   {1, 1},
+	kindTime:   {len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'")},
+	kindString: {2, 2},
+	kindBytes:  {len("_binary''"), len("_binary''")},
+	kindJSON:   {2, 2},
 }
 
 // valueSizes is sizes for a driver.Value, which also returns the bytes of
@@ -126,6 +130,12 @@ func appendValue(dst []byte, start int, v driver.Value, index int, o *Options) (
 func appendLiteral(dst []byte, start int, a *arg, index int, o *Options) ([]byte, error) {
 	switch a.kind {
 	case kindInt:
+		if fits(dst, start, len("-9223372036854775808"), o) { // appendInt, one call less
+			if int64(a.n) < 0 {
+				return appendDigits(append(dst, '-'), -a.n), nil
+			}
+			return appendDigits(dst, a.n), nil
+		}
 		return appendInt(dst, start, int64(a.n), o)
 	case kindUint:
 		return appendUint(dst, start, a.n, o)
@@ -178,18 +188,76 @@ func appendBool(dst []byte, start int, v bool, o *Options) ([]byte, error) {
 
 func appendInt(dst []byte, start int, v int64, o *Options) ([]byte, error) {
 	if fits(dst, start, len("-9223372036854775808"), o) {
-		return strconv.AppendInt(dst, v, 10), nil
+		return appendDecimal(dst, v), nil
 	}
 	var tmp [20]byte
-	return appendFixed(dst, start, strconv.AppendInt(tmp[:0], v, 10), o)
+	return appendFixed(dst, start, appendDecimal(tmp[:0], v), o)
 }
 
 func appendUint(dst []byte, start int, v uint64, o *Options) ([]byte, error) {
 	if fits(dst, start, len("18446744073709551615"), o) {
-		return strconv.AppendUint(dst, v, 10), nil
+		return appendDigits(dst, v), nil
 	}
 	var tmp [20]byte
-	return appendFixed(dst, start, strconv.AppendUint(tmp[:0], v, 10), o)
+	return appendFixed(dst, start, appendDigits(tmp[:0], v), o)
+}
+
+// appendDecimal appends v in decimal digits, as strconv.AppendInt(dst, v,
+// 10) does.
+func appendDecimal(dst []byte, v int64) []byte {
+	u := uint64(v)
+	if v < 0 {
+		dst = append(dst, '-')
+		u = -u // two's complement: right for math.MinInt64 too
+	}
+	return appendDigits(dst, u)
+}
+
+// pow10 holds 10^0 to 10^19, for decimalLen.
+var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// decimalLen returns the number of decimal digits of u, 1 for 0. The bit
+// length times log10(2) (1233/4096 just above it) is the digit count of
+// 2^(len-1), which u's count is or passes by one.
+func decimalLen(u uint64) int {
+	u |= 1 // 0 has a digit, as 1 does
+	t := bits.Len64(u) * 1233 >> 12
+	if u < pow10[t] {
+		return t
+	}
+	return t + 1
+}
+
+// appendDigits appends u in decimal digits, as strconv.AppendUint(dst, u,
+// 10) does, but two at a time straight into dst's spare capacity (from
+// the back, once their number is known) rather than through a buffer:
+// the integers of a query are many and short. Without the capacity it
+// leaves the job to strconv.
+func appendDigits(dst []byte, u uint64) []byte {
+	n := decimalLen(u)
+	l := len(dst)
+	if cap(dst)-l < n {
+		return strconv.AppendUint(dst, u, 10)
+	}
+	dst = dst[:l+n]
+	b := dst[l:]
+	i := n
+	for u >= 100 {
+		q := u / 100
+		r := 2 * (u - 100*q)
+		i -= 2
+		b[i+1] = digits.Pairs[r+1]
+		b[i] = digits.Pairs[r]
+		u = q
+	}
+	if u >= 10 {
+		b[1] = digits.Pairs[2*u+1]
+		b[0] = digits.Pairs[2*u]
+	} else {
+		b[0] = byte('0' + u)
+	}
+	return dst
 }
 
 func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byte, error) {
@@ -241,7 +309,7 @@ func formatShortDecimal(buf *[24]byte, v float64) ([]byte, bool) {
 			lit = append(lit, '-')
 		}
 		unit := uint64(shortPow10[k]) // 10^k: m is |v| in units of 10^-k
-		lit = strconv.AppendUint(lit, m/unit, 10)
+		lit = appendDigits(lit, m/unit)
 		if k > 0 {
 			lit = append(lit, '.')
 			for unit /= 10; unit > 0; unit /= 10 {
