@@ -16,10 +16,17 @@ import (
 // the empty query, with no placeholders.
 type Query struct {
 	text string
-	// plans holds the placeholder offsets in text for each way Options can
-	// change how the query reads, indexed by lexMode; modes that read it
-	// alike share one slice.
-	plans [4][]int
+	// plans holds how text splits at its placeholders for each way Options
+	// can change how the query reads, indexed by lexMode; modes that read
+	// it alike share one slice of segments.
+	plans [4]plan
+}
+
+// plan is a query split at its placeholders: the text before each, and
+// the text after the last. Its strings share the Query's text.
+type plan struct {
+	segs []string
+	tail string
 }
 
 // lexMode returns the index in Query.plans of the reading o asks for: the
@@ -71,15 +78,26 @@ func Parse(query string) (*Query, error) {
 			holes = append(holes, p)
 			i = p
 		}
-		q.plans[m] = holes
+		q.plans[m] = q.split(holes)
 		for k := range m { // share a reading an earlier mode has already
-			if equalInts(q.plans[k], holes) {
-				q.plans[m] = q.plans[k]
+			if equalStrings(q.plans[k].segs, q.plans[m].segs) {
+				q.plans[m].segs = q.plans[k].segs
 				break
 			}
 		}
 	}
 	return q, nil
+}
+
+// split returns q.text split at the placeholders at the offsets holes.
+func (q *Query) split(holes []int) plan {
+	segs := make([]string, len(holes))
+	last := 0
+	for i, p := range holes {
+		segs[i] = q.text[last:p]
+		last = p + 1
+	}
+	return plan{segs: segs, tail: q.text[last:]}
 }
 
 // modeName names the Options of lexMode m, for Parse's errors.
@@ -93,12 +111,14 @@ func modeName(m int) string {
 	return "with Options.NoBackslashEscapes and Options.ANSIQuotes"
 }
 
-func equalInts(a, b []int) bool {
+// equalStrings reports whether a and b hold the same segments of one
+// text: the same strings at the same addresses.
+func equalStrings(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		if len(a[i]) != len(b[i]) || unsafe.StringData(a[i]) != unsafe.StringData(b[i]) {
 			return false
 		}
 	}
@@ -123,7 +143,7 @@ func (q *Query) String() string { return q.text }
 
 // NumPlaceholders returns the number of placeholders in q as a session
 // with opts reads it: what CountPlaceholders returns for its text.
-func (q *Query) NumPlaceholders(opts Options) int { return len(q.plans[lexMode(&opts)]) }
+func (q *Query) NumPlaceholders(opts Options) int { return len(q.plans[lexMode(&opts)].segs) }
 
 // AppendArgs is AppendArgs for a parsed query: it appends q to dst with
 // each placeholder replaced by the next argument of args as an SQL
@@ -141,17 +161,17 @@ func (q *Query) AppendArgs(dst []byte, args *Args, opts Options) ([]byte, error)
 	if args != nil {
 		list = args.list
 	}
-	return appendParsed(dst, q.text, q.plans[lexMode(&opts)], list, &opts)
+	return appendParsed(dst, len(q.text), &q.plans[lexMode(&opts)], list, &opts)
 }
 
-// appendParsed is appendQuery for typed arguments and a query whose
-// placeholders are at the offsets holes. It checks and writes in the same
-// order as appendQuery, so that it fails with the same error.
-func appendParsed(dst []byte, query string, holes []int, typed []arg, o *Options) ([]byte, error) {
+// appendParsed is appendQuery for typed arguments and a query of size
+// bytes split as p says. It checks and writes in the same order as
+// appendQuery, so that it fails with the same error.
+func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byte, error) {
 	start := len(dst)
 	nargs := len(typed)
 	free := spare(dst)
-	least, estimate := len(query)-nargs, len(query)
+	least, estimate := size-nargs, size
 	for i := range typed {
 		a := &typed[i]
 		l, e := a.sizes()
@@ -174,31 +194,29 @@ func appendParsed(dst []byte, query string, holes []int, typed []arg, o *Options
 	if cap(dst)-start < estimate {
 		dst = grow(dst, start, estimate, o)
 	}
-	last := 0 // start of the query text not yet copied
 	var err error
-	for n, p := range holes {
-		if o.MaxSize > 0 || cap(dst)-len(dst) < p-last {
-			if dst, err = roomSlow(dst, start, p-last, o); err != nil {
+	for n, seg := range p.segs {
+		if o.MaxSize > 0 || cap(dst)-len(dst) < len(seg) {
+			if dst, err = roomSlow(dst, start, len(seg), o); err != nil {
 				return dst[:start], err
 			}
 		}
-		dst = append(dst, query[last:p]...)
+		dst = append(dst, seg...)
 		if n == nargs {
-			return dst[:start], &CountError{Placeholders: len(holes), Args: nargs}
+			return dst[:start], &CountError{Placeholders: len(p.segs), Args: nargs}
 		}
 		if dst, err = appendLiteral(dst, start, &typed[n], n, o); err != nil {
 			return dst[:start], err
 		}
-		last = p + 1
 	}
-	if o.MaxSize > 0 || cap(dst)-len(dst) < len(query)-last {
-		if dst, err = roomSlow(dst, start, len(query)-last, o); err != nil {
+	if o.MaxSize > 0 || cap(dst)-len(dst) < len(p.tail) {
+		if dst, err = roomSlow(dst, start, len(p.tail), o); err != nil {
 			return dst[:start], err
 		}
 	}
-	dst = append(dst, query[last:]...)
-	if len(holes) != nargs {
-		return dst[:start], &CountError{Placeholders: len(holes), Args: nargs}
+	dst = append(dst, p.tail...)
+	if len(p.segs) != nargs {
+		return dst[:start], &CountError{Placeholders: len(p.segs), Args: nargs}
 	}
 	if o.MaxSize > 0 && len(dst)-start > o.MaxSize {
 		return dst[:start], &SizeError{Max: o.MaxSize}
