@@ -146,6 +146,11 @@ func appendLiteral(dst []byte, start int, a *arg, index int, o *Options) ([]byte
 	case kindTime:
 		return appendTimeArg(dst, start, a.t, index, o)
 	case kindString:
+		if o.MaxSize <= 0 { // appendQuoted without a limit, one call less
+			dst = append(dst, '\'')
+			dst = appendEscaped(dst, a.s, o.NoBackslashEscapes)
+			return append(dst, '\''), nil
+		}
 		return appendQuoted(dst, start, "'", a.s, o)
 	case kindBytes:
 		return appendQuoted(dst, start, "_binary'", a.b, o)
