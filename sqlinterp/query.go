@@ -1,6 +1,7 @@
 package sqlinterp
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -61,6 +62,7 @@ func Parse(query string) (*Query, error) {
 	if err := checkNUL(q.text); err != nil {
 		return nil, err
 	}
+	var holesBy [4][]int // placeholder offsets by lexMode
 	for m := range q.plans {
 		o := Options{NoBackslashEscapes: m&1 != 0, ANSIQuotes: m&2 != 0}
 		holes := []int{}
@@ -78,12 +80,12 @@ func Parse(query string) (*Query, error) {
 			holes = append(holes, p)
 			i = p
 		}
-		q.plans[m] = q.split(holes)
-		for k := range m { // share a reading an earlier mode has already
-			if equalStrings(q.plans[k].segs, q.plans[m].segs) {
-				q.plans[m].segs = q.plans[k].segs
-				break
-			}
+		holesBy[m] = holes
+		// Share the segments of a mode that reads the query alike.
+		if k := slices.IndexFunc(holesBy[:m], func(h []int) bool { return slices.Equal(h, holes) }); k >= 0 {
+			q.plans[m] = q.plans[k]
+		} else {
+			q.plans[m] = q.split(holes)
 		}
 	}
 	return q, nil
@@ -109,20 +111,6 @@ func modeName(m int) string {
 		return "with Options.ANSIQuotes"
 	}
 	return "with Options.NoBackslashEscapes and Options.ANSIQuotes"
-}
-
-// equalStrings reports whether a and b hold the same segments of one
-// text: the same strings at the same addresses.
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if len(a[i]) != len(b[i]) || unsafe.StringData(a[i]) != unsafe.StringData(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // MustParse is Parse for queries known when the program is written: it
