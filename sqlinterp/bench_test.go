@@ -116,7 +116,7 @@ func BenchmarkAppendArgs(b *testing.B) {
 		}
 		sinkBytes = dst
 	})
-	b.Run("methane/typed/parallel", func(b *testing.B) {
+	b.Run("methane/typed-parallel", func(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			var args Args
