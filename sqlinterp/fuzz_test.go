@@ -202,11 +202,15 @@ func checkParsed(t testing.TB, query string, args *Args, opts Options) {
 	if n, _ := CountPlaceholders(query, opts); q.NumPlaceholders(opts) != n || q.String() != query {
 		t.Fatalf("Parse(%q): NumPlaceholders = %d, String = %q; want %d", query, q.NumPlaceholders(opts), q.String(), n)
 	}
-	want, wantErr := AppendArgs([]byte("pre"), query, args, opts)
-	got, gotErr := q.AppendArgs([]byte("pre"), args, opts)
-	if !bytes.Equal(got, want) || cap(got) != cap(want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
-		t.Fatalf("query %q, opts %+v, %d args:\nAppendArgs       = %q (cap %d), %v\nQuery.AppendArgs = %q (cap %d), %v",
-			query, opts, args.Len(), want, cap(want), wantErr, got, cap(got), gotErr)
+	// A dst that must grow, and a reused one with room to spare, where
+	// the size limit is checked as the output is written, not up front.
+	for _, spare := range []int{0, 4096} {
+		want, wantErr := AppendArgs(append(make([]byte, 0, 3+spare), "pre"...), query, args, opts)
+		got, gotErr := q.AppendArgs(append(make([]byte, 0, 3+spare), "pre"...), args, opts)
+		if !bytes.Equal(got, want) || cap(got) != cap(want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("query %q, opts %+v, %d args, dst with %d spare bytes:\nAppendArgs       = %q (cap %d), %v\nQuery.AppendArgs = %q (cap %d), %v",
+				query, opts, args.Len(), spare, want, cap(want), wantErr, got, cap(got), gotErr)
+		}
 	}
 }
 
@@ -285,10 +289,11 @@ func FuzzArgs(f *testing.F) {
 			t.Fatalf("query %q, opts %+v:\nAppend     = %q, %v\nAppendArgs = %q, %v", query, opts, want, wantErr, got, gotErr)
 		}
 		checkParsed(t, query, &args, opts)
-		// With one argument too few and one too many as well.
+		// With one argument too few, none, and one too many as well.
 		if n > 0 {
 			fewer := Args{list: args.list[:n-1]}
 			checkParsed(t, query, &fewer, opts)
+			checkParsed(t, query, nil, opts)
 		}
 		more := Args{list: append(args.list[:n:n], arg{kind: kindInt, n: 7})}
 		checkParsed(t, query, &more, opts)

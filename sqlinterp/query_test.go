@@ -48,7 +48,7 @@ func TestParse(t *testing.T) {
 			if got := q.NumPlaceholders(opts); got != tc.n[m] {
 				t.Errorf("Parse(%q).NumPlaceholders(%+v) = %d, want %d", tc.query, opts, got, tc.n[m])
 			}
-			for _, nargs := range []int{tc.n[m] - 1, tc.n[m], tc.n[m] + 1} {
+			for _, nargs := range []int{0, tc.n[m] - 1, tc.n[m], tc.n[m] + 1} {
 				var args Args
 				for i := range max(nargs, 0) {
 					args.AddString(fmt.Sprintf(`v%d'\?`, i))
@@ -179,6 +179,13 @@ func TestQueryMaxSizeBoundsMemory(t *testing.T) {
 		q := MustParse(tc.query)
 		var args Args
 		args.AddString(tc.arg)
+		// A reused buffer with room for twice the limit, and so for one
+		// escape per byte: escapes are not counted before they are
+		// written, and the result is checked after.
+		reused := make([]byte, 0, 2*limit)
+		if got, err := q.AppendArgs(reused, &args, tc.opts); !errors.As(err, new(*SizeError)) || cap(got) != 2*limit {
+			t.Errorf("%s, reused dst: len %d, cap %d, %v; want a *SizeError", tc.name, len(got), cap(got), err)
+		}
 		for _, prefix := range []int{0, 100} {
 			var got []byte
 			var err error
