@@ -115,6 +115,8 @@ func (a *Args) AddTime(v time.Time) { a.add(kindTime).t = v }
 // of Append, through the same code; a nil args has no arguments.
 //
 // AppendArgs allocates only when dst lacks the capacity for the result.
+// It reads the query for placeholders on every call; for a query known in
+// advance, Parse reads it once and Query.AppendArgs does the rest.
 func AppendArgs(dst []byte, query string, args *Args, opts Options) ([]byte, error) {
 	var list []arg
 	if args != nil {
