@@ -686,6 +686,10 @@ func TestMariaDBOracle(t *testing.T) {
 // ("*/" and a newline) must then read the same too. It returns the
 // benign run's error number (0 when it ran) and whether a value was in no
 // column.
+// errOutOfRange is ER_DATA_OUT_OF_RANGE, a value out of its type's range
+// in an expression.
+const errOutOfRange = 1690
+
 func checkReading(t testing.TB, s *session, query string, kinds []int, hostile [][]byte) (benignErr int, lost bool) {
 	t.Helper()
 	k := len(kinds)
@@ -730,6 +734,13 @@ func checkReading(t testing.TB, s *session, query string, kinds []int, hostile [
 	same := func(vals [][]byte) bool {
 		t.Helper()
 		text, cols, errno := run(vals)
+		// An error that only the values' arithmetic raises is no
+		// different reading of the query: "SELECT 0^?-1" is out of
+		// BIGINT UNSIGNED range (1690) with '~0~', which is 0, and not
+		// with '1…'. Such runs cannot be compared.
+		if errno != benignErr && (errno == errOutOfRange || benignErr == errOutOfRange) {
+			return true
+		}
 		if errno != benignErr {
 			t.Errorf("%s: the values changed how the server reads %q: with %s: error %d, with %s: error %d",
 				s.name, query, shorten(benignText), benignErr, shorten(text), errno)
