@@ -50,9 +50,15 @@ func Clear[T any](v *T) *T {
 
 // UnmarshalReuse clears v with Clear, keeping the capacity of its slices
 // and maps, and decodes data into it as Unmarshal does: the same
-// validation of the whole input before anything is decoded, the same
-// value, and json.Unmarshal's error. On error v is cleared again, so that
-// nothing of a failed decode remains in it.
+// validation of the whole input before encoding/json decodes anything, the
+// same value, and json.Unmarshal's error. On error v is cleared again, so
+// that nothing of a failed decode remains in it. After a syntax error v's
+// slices have the capacities they had, and are nil where they were, as
+// json.Unmarshal, which checks the whole document before it writes, leaves
+// them: where the fast path (see Unmarshal), which checks the syntax as it
+// decodes, grew a slice or set it to nil or empty before it found the
+// error, it puts the slice back. (Built with GOEXPERIMENT=jsonv2,
+// json.Unmarshal decodes before it finds trailing data, and may grow them.)
 //
 // For a T the fast decode path supports (see Unmarshal), a decode that it
 // completes into a warmed target, once its slices have grown to the
@@ -81,13 +87,20 @@ func Clear[T any](v *T) *T {
 func UnmarshalReuse[T any](v *T, data []byte) error {
 	Clear(v)
 	var err error
-	if len(data) <= maxDecodeRetained && isValid(data) {
-		if fastDecode(data, v) {
-			return nil
-		}
-		err = decodeValid(data, Clear(v))
-	} else {
+	if len(data) > maxDecodeRetained {
 		err = json.Unmarshal(data, v)
+	} else {
+		// The fast path, where T allows it, checks the syntax as it
+		// decodes; where it gives up, v is cleared again, and for
+		// invalid input its slices are as the first Clear left them.
+		switch fastDecode(data, v, true) {
+		case fastDone:
+			return nil
+		case fastValid:
+			err = decodeValid(data, Clear(v))
+		default:
+			err = json.Unmarshal(data, Clear(v))
+		}
 	}
 	if err != nil {
 		Clear(v)

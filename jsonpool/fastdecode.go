@@ -17,12 +17,14 @@ import (
 // The fast decode path.
 //
 // For a type made only of what it supports (see makeDecodePlan), Unmarshal
-// and UnmarshalReuse decode a document that isValid accepted in one pass,
-// writing through unsafe pointers at offsets planned once per type, instead
-// of with encoding/json, which scans the value a second time and walks the
-// type with reflect. The fast path either succeeds with exactly the value
-// json.Unmarshal would produce into the same zeroed or cleared target, or
-// reports failure, and the caller clears the target and decodes with
+// and UnmarshalReuse decode a document in one pass that also checks its
+// syntax, writing through unsafe pointers at offsets planned once per type,
+// instead of checking the document with isValid and then decoding it with
+// encoding/json, which scans the value a second time and walks the type
+// with reflect. The fast path succeeds only on a document isValid accepts,
+// with exactly the value json.Unmarshal would produce into the same zeroed
+// or cleared target; otherwise it reports whether isValid accepts the
+// document, and the caller zeroes or clears the target and decodes with
 // encoding/json, whose value and error are then the result. It fails, rather
 // than deciding a case encoding/json might decide differently, on anything
 // but the plain cases: a value of the wrong JSON type for its field, a
@@ -273,37 +275,99 @@ func foldPlainName(name string) string {
 type fastDecoder struct {
 	data    []byte
 	i       int
+	nest    int    // the arrays and objects open around d.i
 	scratch []byte // unescaped strings and keys
+	// undo, when logging, holds each slice header the decode replaced,
+	// as it was before, in order, so that a decode of invalid input can
+	// put them back: see fastDecode.
+	logging bool
+	undo    []sliceUndo
 }
 
-// maxScratch is the largest scratch buffer a fastDecoder keeps in its pool.
-const maxScratch = 64 << 10
+// sliceUndo is a slice header as it was before the fast path replaced it.
+type sliceUndo struct {
+	at unsafe.Pointer // *sliceHeader
+	h  sliceHeader
+}
+
+// save logs the header at h, which the caller is about to replace.
+func (d *fastDecoder) save(h *sliceHeader) {
+	if d.logging {
+		d.undo = append(d.undo, sliceUndo{unsafe.Pointer(h), *h})
+	}
+}
+
+// maxScratch is the largest scratch buffer a fastDecoder keeps in its pool,
+// and maxUndo the longest undo log.
+const (
+	maxScratch = 64 << 10
+	maxUndo    = 1 << 10
+)
+
+// fastResult is the outcome of fastDecode.
+type fastResult uint8
+
+const (
+	fastDone    fastResult = iota // decoded; the document is valid
+	fastValid                     // not decoded; isValid accepts the document
+	fastInvalid                   // not decoded; isValid refuses the document
+)
 
 var fastDecoders = pool.New(func() *fastDecoder { return new(fastDecoder) })
 
-// fastDecode decodes data, one JSON value with white space around it, into
-// *v, which is zero or cleared by Clear, and reports whether it did. On
-// false, *v may hold part of the value and must be zeroed or cleared again
-// before encoding/json decodes into it.
-func fastDecode[T any](data []byte, v *T) bool {
+// fastDecode decodes data into *v, which is zero or cleared by Clear, and
+// returns fastDone if it did: data is then one JSON value with white space
+// around it, which isValid accepts, and *v holds the value json.Unmarshal
+// would produce. Otherwise it returns fastValid or fastInvalid, whether
+// isValid accepts data, and *v may hold part of the value: it must be
+// zeroed or cleared again before encoding/json decodes into it.
+//
+// With undo set, fastDecode returning fastInvalid first puts back every
+// slice header in *v that it replaced (by growing, or setting to nil or to
+// empty), so that clearing *v then gives what clearing it before the call
+// gave, capacities and nil slices included: a syntax error leaves the
+// target as if nothing had been decoded, as encoding/json, which checks
+// the whole document first, leaves it. Values it wrote and pointers it set
+// are erased by the clearing itself; with undo unset the caller zeroes *v,
+// which erases everything.
+func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
 	// allocation per call for a T larger than a pointer.
 	p := decodePlanOf(reflect.TypeOf((*T)(nil)).Elem())
 	if p == nil {
-		return false
+		return validity(data)
 	}
 	d := fastDecoders.Get()
-	d.data, d.i = data, 0
-	ok := d.value(p, unsafe.Pointer(v), 0) && d.skipSpace() == len(data)
+	d.data, d.i, d.nest, d.logging = data, 0, 0, undo
+	r := fastDone
+	if !d.value(p, unsafe.Pointer(v), 0) || d.skipSpace() != len(data) {
+		if r = validity(data); r == fastInvalid {
+			for k := len(d.undo) - 1; k >= 0; k-- {
+				*(*sliceHeader)(d.undo[k].at) = d.undo[k].h
+			}
+		}
+	}
 	d.data = nil // pin nothing of the caller's
-	if cap(d.scratch) <= maxScratch {
+	clear(d.undo)
+	d.undo = d.undo[:0]
+	if cap(d.scratch) <= maxScratch && cap(d.undo) <= maxUndo {
 		fastDecoders.Put(d)
 	}
-	return ok
+	return r
 }
 
-// maxFastDepth bounds the nesting the fast path follows; isValid's bound is
-// lower, so it never binds on valid input.
+// validity returns fastValid if isValid accepts data, else fastInvalid.
+func validity(data []byte) fastResult {
+	if isValid(data) {
+		return fastValid
+	}
+	return fastInvalid
+}
+
+// maxFastDepth bounds the depth of the types the fast path follows (a
+// pointer adds a level). The JSON nesting, d.nest, is bound by
+// maxValidDepth, as in isValid, so that the fast path succeeds only on
+// documents isValid accepts.
 const maxFastDepth = 2 * maxValidDepth
 
 func (d *fastDecoder) skipSpace() int {
@@ -355,7 +419,10 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		// (time.Time's UnmarshalJSON included) as they are.
 		switch p.kind {
 		case dSlice:
-			*(*sliceHeader)(ptr) = sliceHeader{}
+			if h := (*sliceHeader)(ptr); h.data != nil {
+				d.save(h)
+				*h = sliceHeader{}
+			}
 		case dPtr:
 			*(*unsafe.Pointer)(ptr) = nil
 		}
@@ -415,17 +482,23 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		}
 		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
 	case dStruct:
-		if c != '{' {
+		if c != '{' || d.nest >= maxValidDepth {
 			return false
 		}
 		d.i = i + 1
-		return d.object(p, ptr, depth)
+		d.nest++
+		ok := d.object(p, ptr, depth)
+		d.nest--
+		return ok
 	case dSlice:
-		if c != '[' {
+		if c != '[' || d.nest >= maxValidDepth {
 			return false
 		}
 		d.i = i + 1
-		return d.array(p, ptr, depth)
+		d.nest++
+		ok := d.array(p, ptr, depth)
+		d.nest--
+		return ok
 	}
 	return false
 }
@@ -673,6 +746,7 @@ func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		d.i = i + 1
 		// [] is an empty slice, not nil.
 		if h.data == nil {
+			d.save(h)
 			h.data = unsafe.Pointer(&emptyArray)
 		}
 		h.len = 0
@@ -683,6 +757,7 @@ func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	for {
 		if n == h.cap {
 			// Grow keeps the elements and zeroes the new room.
+			d.save(h)
 			reflect.NewAt(p.typ, ptr).Elem().Grow(1)
 		}
 		h.len = n + 1
@@ -706,45 +781,10 @@ func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	}
 }
 
-// skipValue moves d.i past the value at d.i.
+// skipValue moves d.i past the value at d.i, and reports false if it is not
+// valid JSON, or would nest containers deeper than isValid allows.
 func (d *fastDecoder) skipValue() bool {
-	i := d.skipSpace()
-	if i >= len(d.data) {
-		return false
-	}
-	switch d.data[i] {
-	case '"':
-		i = stringEnd(d.data, i)
-	case '{', '[':
-		depth := 0
-		for i < len(d.data) {
-			switch d.data[i] {
-			case '"':
-				if i = stringEnd(d.data, i); i < 0 {
-					return false
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					d.i = i + 1
-					return true
-				}
-			}
-			i++
-		}
-		return false
-	case 't':
-		i = literalEnd(d.data, i, "true")
-	case 'f':
-		i = literalEnd(d.data, i, "false")
-	case 'n':
-		i = literalEnd(d.data, i, "null")
-	default:
-		i = numberEnd(d.data, i)
-	}
+	i := validEnd(d.data, d.skipSpace(), maxValidDepth-d.nest)
 	if i < 0 {
 		return false
 	}

@@ -156,7 +156,7 @@ func TestFastDecodeStringsEveryPosition(t *testing.T) {
 						if err := json.Unmarshal([]byte(doc), &want); err != nil {
 							t.Fatal(err)
 						}
-						if !fastDecode([]byte(doc), &got) || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+						if fastDecode([]byte(doc), &got, true) != fastDone || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 							t.Fatalf("fastDecode(%q) = %q, want %q", doc, got, want)
 						}
 						continue
@@ -165,10 +165,10 @@ func TestFastDecodeStringsEveryPosition(t *testing.T) {
 					if err := json.Unmarshal([]byte(doc2), &wantM); err != nil {
 						t.Fatal(err)
 					}
-					if !fastDecode([]byte(doc2), &gotM) || gotM != wantM {
+					if fastDecode([]byte(doc2), &gotM, true) != fastDone || gotM != wantM {
 						t.Fatalf("fastDecode(%q) = %q, want %q", doc2, gotM.A, wantM.A)
 					}
-					_ = fastDecode([]byte(doc), &gotM) // an unknown key: no panic
+					_ = fastDecode([]byte(doc), &gotM, true) // an unknown key: no panic
 				}
 			}
 		}
