@@ -447,7 +447,9 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 			return false
 		}
 		return true
-	case dInt, dUint, dFloat32, dFloat64:
+	case dInt, dUint:
+		return d.integer(p, ptr, i)
+	case dFloat32, dFloat64:
 		if c != '-' && !isDigit(c) {
 			return false
 		}
@@ -503,67 +505,81 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	return false
 }
 
-// storeNumber stores the number num, which has JSON's number syntax, into
-// the value of p's type at ptr, as encoding/json does, and reports false
-// where encoding/json reports an error: a number that is not an integer,
-// or is out of range, for an integer type; one out of range for a float
-// type.
-func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
-	switch p.kind {
-	case dInt, dUint:
-		neg := num[0] == '-'
-		digits := num
-		if neg {
-			if p.kind == dUint {
-				return false // strconv.ParseUint refuses a sign, -0 too
-			}
-			digits = num[1:]
-		}
-		if len(digits) == 0 || len(digits) > 19 {
-			return false // not an integer, or beyond 64 bits
-		}
-		var u uint64
-		for _, c := range digits {
-			if !isDigit(c) {
-				return false // a fraction or exponent
-			}
-			u = u*10 + uint64(c-'0') // 19 digits fit in a uint64
-		}
+// integer decodes the number at i into the integer of p's type at ptr, in
+// one pass over its digits, and reports false, leaving the decision to
+// encoding/json, for anything but an integer in the type's range in JSON's
+// syntax: a fraction or exponent, a leading zero, a sign on an unsigned
+// type (-0 too, which strconv.ParseUint refuses), more than 19 digits.
+func (d *fastDecoder) integer(p *dplan, ptr unsafe.Pointer, i int) bool {
+	data := d.data
+	neg := data[i] == '-'
+	if neg {
 		if p.kind == dUint {
-			if p.bits < 64 && u>>p.bits != 0 {
-				return false
-			}
-			switch p.bits {
-			case 8:
-				*(*uint8)(ptr) = uint8(u)
-			case 16:
-				*(*uint16)(ptr) = uint16(u)
-			case 32:
-				*(*uint32)(ptr) = uint32(u)
-			default:
-				*(*uint64)(ptr) = u
-			}
-			return true
-		}
-		limit := uint64(1) << (p.bits - 1) // |min| of the type
-		if !neg && u >= limit || neg && u > limit {
 			return false
 		}
-		n := int64(u)
-		if neg {
-			n = -n
+		i++
+	}
+	start := i
+	var u uint64
+	for ; i < len(data) && isDigit(data[i]); i++ {
+		u = u*10 + uint64(data[i]-'0') // wraps past 19 digits, refused below
+	}
+	n := i - start
+	if n == 0 || n > 19 || n > 1 && data[start] == '0' {
+		return false
+	}
+	if i < len(data) && (data[i] == '.' || data[i] == 'e' || data[i] == 'E') {
+		return false
+	}
+	d.i = i
+	return storeInteger(p, ptr, u, neg)
+}
+
+// storeInteger stores u, negated if neg, into the integer of p's type at
+// ptr, and reports false if it is out of the type's range.
+func storeInteger(p *dplan, ptr unsafe.Pointer, u uint64, neg bool) bool {
+	if p.kind == dUint {
+		if p.bits < 64 && u>>p.bits != 0 {
+			return false
 		}
 		switch p.bits {
 		case 8:
-			*(*int8)(ptr) = int8(n)
+			*(*uint8)(ptr) = uint8(u)
 		case 16:
-			*(*int16)(ptr) = int16(n)
+			*(*uint16)(ptr) = uint16(u)
 		case 32:
-			*(*int32)(ptr) = int32(n)
+			*(*uint32)(ptr) = uint32(u)
 		default:
-			*(*int64)(ptr) = n
+			*(*uint64)(ptr) = u
 		}
 		return true
+	}
+	limit := uint64(1) << (p.bits - 1) // |min| of the type
+	if !neg && u >= limit || neg && u > limit {
+		return false
+	}
+	n := int64(u)
+	if neg {
+		n = -n
+	}
+	switch p.bits {
+	case 8:
+		*(*int8)(ptr) = int8(n)
+	case 16:
+		*(*int16)(ptr) = int16(n)
+	case 32:
+		*(*int32)(ptr) = int32(n)
+	default:
+		*(*int64)(ptr) = n
+	}
+	return true
+}
+
+// storeNumber stores the number num, which has JSON's number syntax, into
+// the float of p's type at ptr, as encoding/json does, and reports false
+// where encoding/json reports an error: a number out of range.
+func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
+	switch p.kind {
 	case dFloat32:
 		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 32)
 		if err != nil {
@@ -646,34 +662,20 @@ func (d *fastDecoder) object(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		if i >= len(d.data) || d.data[i] != '"' {
 			return false
 		}
-		key, ascii, ok := d.key()
-		if !ok {
-			return false
-		}
 		f := -1
-		if next < len(p.fields) && p.fields[next].name == string(key) {
-			f = next
-		} else {
-			for j := range p.fields {
-				if p.fields[j].name == string(key) {
-					f = j
-					break
-				}
+		if next < len(p.fields) {
+			// The next field's name, then a quote, is the whole key:
+			// a name holds no quote, backslash or control byte.
+			name := p.fields[next].name
+			if e := i + 1 + len(name); e < len(d.data) && d.data[e] == '"' && string(d.data[i+1:e]) == name {
+				f = next
+				d.i = e + 1
 			}
 		}
 		if f < 0 {
-			if !ascii {
-				// encoding/json folds the cases of Unicode runes,
-				// which may turn the key into one of the names (the
-				// Kelvin sign into K, a long s into S), v1 and v2
-				// by rules that differ.
+			var ok bool
+			if f, ok = d.member(p); !ok {
 				return false
-			}
-			for j := range p.fields {
-				if equalFoldASCII(p.fields[j].name, key) {
-					f = j
-					break
-				}
 			}
 		}
 		i = d.skipSpace()
@@ -710,6 +712,33 @@ func (d *fastDecoder) object(p *dplan, ptr unsafe.Pointer, depth int) bool {
 			return false
 		}
 	}
+}
+
+// member reads the key at d.i, one that is not simply the name of the field
+// expected next, and returns the index of the field it names, or -1 for
+// none.
+func (d *fastDecoder) member(p *dplan) (int, bool) {
+	key, ascii, ok := d.key()
+	if !ok {
+		return -1, false
+	}
+	for j := range p.fields {
+		if p.fields[j].name == string(key) {
+			return j, true
+		}
+	}
+	if !ascii {
+		// encoding/json folds the cases of Unicode runes, which may turn
+		// the key into one of the names (the Kelvin sign into K, a long s
+		// into S), v1 and v2 by rules that differ.
+		return -1, false
+	}
+	for j := range p.fields {
+		if equalFoldASCII(p.fields[j].name, key) {
+			return j, true
+		}
+	}
+	return -1, true
 }
 
 // equalFoldASCII reports whether the ASCII strings name and key are equal

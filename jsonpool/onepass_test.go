@@ -2,6 +2,7 @@ package jsonpool_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -183,5 +184,50 @@ func TestOnePassTruncated(t *testing.T) {
 	}
 	for _, tail := range []string{"{}", "[]", " x", "]", "}", ",1", `"`, "null", "0", " \n\t\r"} {
 		checkOnePass(t, p, []byte(opJSON+tail))
+	}
+}
+
+type opInts struct {
+	I8  int8   `json:"i8"`
+	I16 int16  `json:"i16"`
+	I32 int32  `json:"i32"`
+	I64 int64  `json:"i64"`
+	I   int    `json:"i"`
+	U8  uint8  `json:"u8"`
+	U16 uint16 `json:"u16"`
+	U32 uint32 `json:"u32"`
+	U64 uint64 `json:"u64"`
+	U   uint   `json:"u"`
+}
+
+// TestIntegersAsEncodingJSON decodes the boundaries of every integer size,
+// one past them, and numbers of every shape JSON allows and some it does
+// not, into each integer field, and holds the error and value to
+// json.Unmarshal's.
+func TestIntegersAsEncodingJSON(t *testing.T) {
+	nums := []string{"0", "-0", "1", "-1", "00", "01", "-01", "-", "--1", "+1", "1.0", "1.", "1e0", "1E0", "1e+0", "0e0",
+		"-0.0", "12a", "1 ", " 1", "9999999999999999999", "10000000000000000000", "99999999999999999999",
+		"18446744073709551615", "18446744073709551616", "123456789012345678901234567890"}
+	for _, bits := range []uint{8, 16, 32, 64} {
+		max := uint64(1)<<(bits-1) - 1
+		for _, u := range []uint64{max, max + 1, max + 2, 2*max + 1, 2*max + 2} {
+			nums = append(nums, fmt.Sprint(u), "-"+fmt.Sprint(u))
+		}
+	}
+	var v opInts
+	for _, name := range []string{"i8", "i16", "i32", "i64", "i", "u8", "u16", "u32", "u64", "u"} {
+		for _, n := range nums {
+			for _, doc := range []string{`{"` + name + `":` + n + `}`, `{"` + name + `":` + n + `,"i64":5}`, `[` + n + `]`} {
+				var want opInts
+				wantErr := json.Unmarshal([]byte(doc), &want)
+				err := jsonpool.UnmarshalReuse(&v, []byte(doc))
+				if wantErr != nil {
+					want = opInts{} // UnmarshalReuse clears v on error
+				}
+				if !reflect.DeepEqual(err, wantErr) || v != want {
+					t.Fatalf("UnmarshalReuse(%s) = %+v, %v; want %+v, %v", doc, v, err, want, wantErr)
+				}
+			}
+		}
 	}
 }
