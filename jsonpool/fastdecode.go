@@ -27,11 +27,11 @@ import (
 // document, and the caller zeroes or clears the target and decodes with
 // encoding/json, whose value and error are then the result. It fails, rather
 // than deciding a case encoding/json might decide differently, on anything
-// but the plain cases: a value of the wrong JSON type for its field, a
-// number out of range or not an integer for an integer field, a key that
-// matches no field exactly and is not ASCII, a second occurrence of a key
-// whose field is a struct, slice or pointer, a time that time.Time's
-// UnmarshalJSON refuses.
+// but the plain cases: a syntax error, a value of the wrong JSON type for
+// its field, a number out of range or not an integer for an integer field,
+// a key that matches no field exactly and is not ASCII, a second occurrence
+// of a key whose field is a struct, slice or pointer, a time that
+// time.Time's UnmarshalJSON refuses.
 
 // dkind is what the fast path does with a value of a planned type.
 type dkind uint8
