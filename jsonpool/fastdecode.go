@@ -450,6 +450,13 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	case dInt, dUint:
 		return d.integer(p, ptr, i)
 	case dFloat32, dFloat64:
+		if p.kind == dFloat64 {
+			if f, end, ok := shortFloat64(d.data, i); ok {
+				*(*float64)(ptr) = f
+				d.i = end
+				return true
+			}
+		}
 		if c != '-' && !isDigit(c) {
 			return false
 		}
@@ -588,10 +595,6 @@ func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
 		*(*float32)(ptr) = float32(f)
 		return true
 	case dFloat64:
-		if f, ok := shortFloat64(num); ok {
-			*(*float64)(ptr) = f
-			return true
-		}
 		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
 		if err != nil {
 			return false
@@ -606,45 +609,52 @@ func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
 var float64Pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// shortFloat64 returns the float64 nearest to num, which has JSON's number
-// syntax, if num has no exponent and at most 15 digits, and reports
-// whether it did; for another number it leaves the work to
-// strconv.ParseFloat. Its digits as an integer m are below 2^53 and its
-// fraction has k <= 15 digits, so m and 10^k are exact float64s and
-// m / 10^k, one IEEE division, is the nearest float64 to num, as
-// strconv.ParseFloat returns (whose own fast path is the same), without
-// the cost of its general parse.
-func shortFloat64(num []byte) (float64, bool) {
-	neg := num[0] == '-'
-	i := 0
+// shortFloat64 reads the number at data[i] in one pass, if it is a JSON
+// number without an exponent and of at most 15 digits, and returns the
+// float64 nearest to it, the index after it, and true; for anything else
+// (an exponent, more digits, or bytes that are not a JSON number, such as a
+// leading zero before a digit or a point without digits) it returns false
+// and leaves the number to numberEnd and strconv.ParseFloat. Its digits as
+// an integer m are below 2^53 and its fraction has k <= 15 digits, so m and
+// 10^k are exact float64s and m / 10^k, one IEEE division, is the nearest
+// float64 to the number, as strconv.ParseFloat returns (whose own fast path
+// is the same), without the cost of its general parse.
+func shortFloat64(data []byte, i int) (float64, int, bool) {
+	neg := i < len(data) && data[i] == '-'
 	if neg {
-		i = 1
+		i++
 	}
+	start := i
 	var m uint64
-	digits, frac := 0, -1 // frac: the index of the first fraction digit
-	for ; i < len(num); i++ {
-		c := num[i]
-		switch {
-		case isDigit(c):
-			m = m*10 + uint64(c-'0')
-			digits++
-		case c == '.':
-			frac = i + 1
-		default:
-			return 0, false // an exponent
+	for ; i < len(data) && isDigit(data[i]); i++ {
+		m = m*10 + uint64(data[i]-'0') // wraps past 19 digits, refused below
+	}
+	digits := i - start
+	if digits == 0 || digits > 1 && data[start] == '0' {
+		return 0, 0, false
+	}
+	frac := 0
+	if i < len(data) && data[i] == '.' {
+		i++
+		fstart := i
+		for ; i < len(data) && isDigit(data[i]); i++ {
+			m = m*10 + uint64(data[i]-'0')
+		}
+		if frac = i - fstart; frac == 0 {
+			return 0, 0, false
 		}
 	}
-	if digits > 15 {
-		return 0, false
+	if digits+frac > 15 || i < len(data) && (data[i] == 'e' || data[i] == 'E' || data[i] == '.') {
+		return 0, 0, false
 	}
 	f := float64(m)
-	if frac >= 0 {
-		f /= float64Pow10[len(num)-frac]
+	if frac > 0 {
+		f /= float64Pow10[frac]
 	}
 	if neg {
 		f = -f
 	}
-	return f, true
+	return f, i, true
 }
 
 // object decodes the members of the object whose '{' is before d.i into
