@@ -25,9 +25,10 @@
 // a service would be: it takes one per-request scratch value from a pool.Pool
 // (made with pool.New, pool.WithReset and pool.WithKeep) holding every buffer
 // the request needs, decodes the request body into it with
-// jsonpool.UnmarshalReuse, interpolates INSERTs into a MySQL packet buffer
-// with sqlinterp.AppendArgs, encodes the response with jsonpool.AppendEncode,
-// writes it once, and puts the scratch value back; it is served behind
+// jsonpool.UnmarshalReuse, interpolates INSERTs parsed once
+// (sqlinterp.MustParse) into a MySQL packet buffer with Query.AppendArgs,
+// encodes the response with jsonpool.AppendEncode, writes it once, and
+// puts the scratch value back; it is served behind
 // logfmt.AccessLog(gzpool.Handler(h), out). Its comments give the ownership
 // rules: what must be copied out before Put, and why WithKeep bounds what the
 // pool retains. A test of this package checks that one request through that

@@ -176,7 +176,7 @@ func (h *orderHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.args.AddString(s.req.Email)
 	s.args.AddFloat64(s.resp.Total)
 	s.packet = startPacket(s.packet)
-	s.packet, err = h.appendSQL(s.packet, "INSERT INTO orders (customer, email, total, created) VALUES (?, ?, ?, NOW())", &s.args)
+	s.packet, err = h.appendSQL(s.packet, insertOrder, &s.args)
 	if err == nil {
 		s.resp.OrderID, err = h.send(s.packet)
 	}
@@ -195,7 +195,7 @@ func (h *orderHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.args.AddString(it.SKU)
 			s.args.AddInt(it.Qty)
 			s.args.AddFloat64(it.Price)
-			if s.packet, err = h.appendSQL(s.packet, "(?, ?, ?, ?)", &s.args); err != nil {
+			if s.packet, err = h.appendSQL(s.packet, itemRow, &s.args); err != nil {
 				break
 			}
 		}
@@ -272,16 +272,23 @@ func startPacket(buf []byte) []byte {
 	return append(buf[:0], 0, 0, 0, 0, comQuery)
 }
 
+// The handler's statements, parsed once when the program starts, so that
+// interpolating one reads only its arguments.
+var (
+	insertOrder = sqlinterp.MustParse("INSERT INTO orders (customer, email, total, created) VALUES (?, ?, ?, NOW())")
+	itemRow     = sqlinterp.MustParse("(?, ?, ?, ?)") // one row of the items' INSERT
+)
+
 // appendSQL interpolates one query or fragment into the packet, within
 // what is left of maxPacket.
-func (h *orderHandler) appendSQL(packet []byte, query string, args *sqlinterp.Args) ([]byte, error) {
+func (h *orderHandler) appendSQL(packet []byte, query *sqlinterp.Query, args *sqlinterp.Args) ([]byte, error) {
 	room := maxPacket - (len(packet) - 4)
 	if room <= 0 {
 		return packet, errors.New("query longer than max_allowed_packet")
 	}
 	opts := h.opts
 	opts.MaxSize = room
-	return sqlinterp.AppendArgs(packet, query, args, opts)
+	return query.AppendArgs(packet, args, opts)
 }
 
 // send fills in the packet's header (payload length, sequence 0) and

@@ -43,7 +43,7 @@ var variants = []variant{
 	{name: "peers", handler: newPeers,
 		doc: "klauspost gzhttp, zerolog, bytebufferpool, a pooled json.Encoder, a sync.Pool per-request struct, the driver's interpolation"},
 	{name: "poolkit", handler: newPoolkit,
-		doc: "logfmt.AccessLog(gzpool.Handler(h)); in h a pool.New scratch value per request: jsonpool.UnmarshalReuse, sqlinterp.AppendArgs, jsonpool.AppendEncode"},
+		doc: "logfmt.AccessLog(gzpool.Handler(h)); in h a pool.New scratch value per request: jsonpool.UnmarshalReuse, sqlinterp.MustParse + Query.AppendArgs, jsonpool.AppendEncode"},
 	{name: "gzip-floor", floor: true, extra: true, handler: newGzipFloor,
 		doc: "run only when named: writes the receipt encoded in advance for each of the load's orders through gzpool.Handler, " +
 			"with no decoding, SQL, encoding or logging: net/http plus compressing the same receipt, what every gzip-serving variant pays"},
