@@ -928,57 +928,103 @@ func encString(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 // \u0026 when html is set, U+2028 and U+2029 always escaped, and each byte
 // of invalid UTF-8 replaced by \ufffd.
 //
-// Most strings need no escape at all: they are tested eight bytes at a
-// time (a string shorter than eight in one word of overlapping loads) and
-// written whole, those of up to 16 bytes as the words they were tested
-// in; the first word that may need an escape hands over to
-// encAppendStringFrom.
+// Most strings need no escape at all. encAppendString makes room for the
+// whole string and its quotes once, then copies it eight bytes at a time,
+// testing each word as it goes (a string shorter than eight in one word
+// of overlapping loads); the first word that needs an escape hands over
+// to encAppendStringFrom, which writes the string again from its opening
+// quote. The words are stored whole, so it may write b's spare capacity
+// beyond what it appends (never beyond its capacity): b is the encoder's
+// own buffer, or memory nothing else reads.
 func encAppendString(b []byte, s string, html bool) []byte {
 	n := len(s)
-	if n > 16 {
-		for i := 0; i < n-8; i += 8 {
-			if encUnplain(encLoad8(s[i:i+8]), html) != 0 {
-				return encAppendStringFrom(append(b, '"'), s, i, html)
-			}
-		}
-		if encUnplain(encLoad8(s[n-8:]), html) != 0 {
-			// The last eight bytes, overlapping those tested.
-			return encAppendStringFrom(append(b, '"'), s, n-8, html)
-		}
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
+	if cap(b)-len(b) < n+encStringRoom {
+		b = encGrow(b, n+encStringRoom)
 	}
-	if cap(b)-len(b) < 18 {
-		b = encGrow(b, 18)
+	k := &encWordNoHTML
+	if html {
+		k = &encWordHTML
 	}
 	at := len(b)
-	w := b[at : at+18]
-	switch {
-	case n >= 8:
-		lo, hi := encLoad8(s[:8]), encLoad8(s[n-8:])
-		if encUnplain(lo, html)|encUnplain(hi, html) != 0 {
-			return encAppendStringFrom(append(b, '"'), s, 0, html)
+	// Every store below is within b[at:at+n+2], which the room made
+	// above holds: the opening quote at at, the words of s at
+	// at+1+i for i+8 <= n, the closing quote at at+1+n.
+	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
+	*(*byte)(d) = '"'
+	if n >= 8 {
+		p := unsafe.Pointer(unsafe.StringData(s))
+		i := 0
+		for {
+			if i+8 > n {
+				i = n - 8 // the last word, overlapping the one before
+			}
+			x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, 1+i))[:], x)
+			if !k.plain(x) {
+				return encAppendStringFrom(b[:at+1], s, i, html)
+			}
+			i += 8
+			if i >= n {
+				break
+			}
 		}
-		binary.LittleEndian.PutUint64(w[1:], lo)
-		binary.LittleEndian.PutUint64(w[n-7:], hi)
-	case n >= 4:
+	} else if n >= 4 {
 		lo, hi := encLoad4(s[:4]), encLoad4(s[n-4:])
-		if encUnplain(uint64(lo)|uint64(hi)<<32, html) != 0 {
-			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		if !k.plain(uint64(lo) | uint64(hi)<<32) {
+			return encAppendStringFrom(b[:at+1], s, 0, html)
 		}
-		binary.LittleEndian.PutUint32(w[1:], lo)
-		binary.LittleEndian.PutUint32(w[n-3:], hi)
-	case n > 0:
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, 1))[:], lo)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, n-3))[:], hi)
+	} else if n > 0 {
 		c0, c1, c2 := s[0], s[n>>1], s[n-1]
-		if encUnplain(uint64(c0)|uint64(c1)<<8|uint64(c2)<<16|0x6161616161<<24, html) != 0 {
-			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		if !k.plain(uint64(c0) | uint64(c1)<<8 | uint64(c2)<<16 | 0x6161616161<<24) {
+			return encAppendStringFrom(b[:at+1], s, 0, html)
 		}
-		w[1], w[1+n>>1], w[n] = c0, c1, c2
+		*(*byte)(unsafe.Add(d, 1)) = c0
+		*(*byte)(unsafe.Add(d, 1+n>>1)) = c1
+		*(*byte)(unsafe.Add(d, n)) = c2
 	}
-	w[0] = '"'
-	w[n+1] = '"'
+	*(*byte)(unsafe.Add(d, n+1)) = '"'
 	return b[:at+n+2]
+}
+
+// encStringRoom is the spare capacity encAppendString makes beyond the
+// string's length: its two quotes, and what the encoder's writers of
+// numbers and keys that follow may use without growing b again.
+const encStringRoom = 2
+
+// encWord holds the constants of encWord.plain for one mode: held in
+// variables, not constants, so that a loop keeps them in registers
+// instead of building each 64-bit immediate again at every use.
+type encWord struct {
+	lo7, c60, bs, q, qm, lt, ltm uint64
+}
+
+// encWordHTML tests for ", &, < and > (and the rest) in html mode;
+// encWordNoHTML tests for the quote alone, twice.
+var (
+	encWordHTML   = encWord{0x7f * encOnes, 0x60 * encOnes, '\\' * encOnes, '"' * encOnes, 0x7b * encOnes, '<' * encOnes, 0x7d * encOnes}
+	encWordNoHTML = encWord{0x7f * encOnes, 0x60 * encOnes, '\\' * encOnes, '"' * encOnes, 0x7f * encOnes, '"' * encOnes, 0x7f * encOnes}
+)
+
+// plain reports whether the eight bytes of x (the first in the low byte)
+// all need no escape: each is ASCII from 0x20 up, not a quote or a
+// backslash, nor <, > or & in html mode.
+//
+// When every byte is below 0x80 no byte of the sums carries into the
+// next: x+0x60 has its high bit set for a byte of 0x20 and above, and
+// y+0x7f for y (of seven bits) other than 0, so the AND of the tests
+// has the high bit of every plain byte set and of no other. The quote
+// (0x22) and & (0x26) differ in bit 2 only, < (0x3c) and > (0x3e) in
+// bit 1 only: masking that bit out after the XOR (qm, ltm) makes both
+// bytes of each pair zero at once; without html the quote is tested
+// twice, so that & is not flagged. A byte of 0x80 and above clears its
+// own high bit through &^x, whatever the carries into it: the word is
+// then not plain, as it should be.
+func (k *encWord) plain(x uint64) bool {
+	lo7 := k.lo7
+	ok := (x + k.c60) & ((x ^ k.bs) + lo7) & (((x ^ k.q) & k.qm) + lo7) & (((x ^ k.lt) & k.ltm) + lo7)
+	return ok&^x|lo7 == ^uint64(0)
 }
 
 // encLoad4 returns the first four bytes of s, the first in the low byte.

@@ -2,6 +2,7 @@ package jsonpool
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/digits"
 )
@@ -80,28 +81,41 @@ func encAppendDecimal(b []byte, u uint64, neg bool) []byte {
 	if cap(b)-len(b) < n {
 		b = encGrow(b, n)
 	}
-	end := len(b) + n
-	d := b[len(b):end]
+	at := len(b)
+	// b[at:at+n] is within b's capacity: the minus sign at at, and the
+	// digits, which encPutDecimal writes backwards from at+n.
+	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
 	if neg {
-		d[0] = '-'
+		*(*byte)(d) = '-'
 	}
-	i := len(d)
-	for u >= 100 && i >= 2 {
+	encPutDecimal(unsafe.Add(d, n), u)
+	return b[:at+n]
+}
+
+// encPairs holds the two digits of every number below 100, as
+// digits.Pairs does, as arrays that one load and one store copy.
+var encPairs = func() (p [100][2]byte) {
+	for i := range p {
+		p[i] = [2]byte{digits.Pairs[2*i], digits.Pairs[2*i+1]}
+	}
+	return p
+}()
+
+// encPutDecimal writes the encDecimalLen(u) digits of u into the bytes
+// just before end, two at a time from the last. The caller owns those
+// bytes.
+func encPutDecimal(end unsafe.Pointer, u uint64) {
+	for u >= 100 {
 		q := u / 100
-		r := uint(u-q*100) * 2
+		end = unsafe.Add(end, -2)
+		*(*[2]byte)(end) = encPairs[u-q*100] // < 100
 		u = q
-		i -= 2
-		d[i+1] = digits.Pairs[r+1]
-		d[i] = digits.Pairs[r]
 	}
-	if u >= 10 && i >= 2 {
-		r := uint(u) * 2 % 200
-		d[i-1] = digits.Pairs[r+1]
-		d[i-2] = digits.Pairs[r]
-	} else if i >= 1 {
-		d[i-1] = byte('0' + u%10)
+	if u >= 10 {
+		*(*[2]byte)(unsafe.Add(end, -2)) = encPairs[u]
+	} else {
+		*(*byte)(unsafe.Add(end, -1)) = byte('0' + u)
 	}
-	return b[:end]
 }
 
 // encPutDigits writes the decimal digits of u into d, the last in d's
