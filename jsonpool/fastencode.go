@@ -117,6 +117,7 @@ func buildEncTopPlan(t reflect.Type) *encTopPlan {
 type encPlanBuilder struct {
 	visiting map[reflect.Type]bool // types being built: a recursive type is unsupported
 	failed   bool
+	plain    map[reflect.Type][]encPlainField // the fields of the plain structs built (see encPlainFields)
 }
 
 var (
@@ -251,6 +252,30 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 		return nil
 	}
 	size := et.Size()
+	if et.Kind() == reflect.String {
+		// Strings, and slices of plain structs below, are written by a
+		// loop of their own, without an indirect call per element.
+		return encStrings
+	}
+	if plain := pb.plain[et]; plain != nil {
+		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+			s := (*encSlice)(p)
+			if s.data == nil {
+				return append(b, "null"...), true
+			}
+			b = append(b, '[')
+			for i := 0; i < s.len; i++ {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				var ok bool
+				if b, ok = encPlainStruct(b, unsafe.Add(s.data, uintptr(i)*size), plain, html); !ok {
+					return b, false
+				}
+			}
+			return append(b, ']'), true
+		}
+	}
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 		s := (*encSlice)(p)
 		if s.data == nil {
@@ -268,6 +293,23 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 		}
 		return append(b, ']'), true
 	}
+}
+
+// encStrings writes a slice of a string kind without methods (build
+// refuses those with methods).
+func encStrings(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+	s := *(*[]string)(p)
+	if s == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i, e := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = encAppendString(b, e, html)
+	}
+	return append(b, ']'), true
 }
 
 func encBytes(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
@@ -320,6 +362,10 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 		return nil
 	}
 	if plain := encPlainFields(fields); plain != nil {
+		if pb.plain == nil {
+			pb.plain = map[reflect.Type][]encPlainField{}
+		}
+		pb.plain[t] = plain
 		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 			return encPlainStruct(b, p, plain, html)
 		}
@@ -373,12 +419,16 @@ func encKindOf(t reflect.Type) encKind {
 // omitted, none through an embedded pointer: its key is written with the
 // byte before it, { for the first field and a comma for the others.
 type encPlainField struct {
-	off    uintptr
-	pre    string // `{"name":` or `,"name":`
-	lo, hi uint64 // pre's first and last eight bytes, if 8 <= len(pre) <= 16
-	kind   encKind
-	fn     encFn
+	off   uintptr
+	pre   string    // `{"name":` or `,"name":`
+	words [3]uint64 // pre in three words, zero-padded, if len(pre) <= encKeyWords
+	kind  encKind
+	fn    encFn
 }
+
+// encKeyWords is the longest pre written as the three words of
+// encPlainField.words; a longer one is appended.
+const encKeyWords = 24
 
 // encPlainFields returns fields as encPlainStruct takes them, or nil if
 // one of them may be omitted or is an embedded pointer's (or there are
@@ -397,9 +447,12 @@ func encPlainFields(fields []encField) []encPlainField {
 			pre = "{" + f.key
 		}
 		pf := encPlainField{off: f.off, pre: pre, kind: f.kind, fn: f.fn}
-		if n := len(pre); n >= 8 && n <= 16 {
-			pf.lo = binary.LittleEndian.Uint64([]byte(pre[:8]))
-			pf.hi = binary.LittleEndian.Uint64([]byte(pre[n-8:]))
+		if len(pre) <= encKeyWords {
+			var w [encKeyWords]byte
+			copy(w[:], pre)
+			for j := range pf.words {
+				pf.words[j] = binary.LittleEndian.Uint64(w[8*j:])
+			}
 		}
 		plain[i] = pf
 	}
@@ -407,25 +460,28 @@ func encPlainFields(fields []encField) []encPlainField {
 }
 
 // encRoom is the spare capacity encPlainStruct makes before each field:
-// enough for a key of 16 bytes written as two words and any integer.
+// enough for a key written as three words and, after the longest such
+// key, any integer (20 bytes at most).
 const encRoom = 48
 
 // encPlainStruct writes the struct at p, of fields, with the closing
-// brace. It writes keys of 8 to 16 bytes as two overlapping words, which
-// may write bytes of b's spare capacity beyond what it appends: b is the
-// encoder's own buffer, never a caller's.
+// brace. It writes keys as whole words, which may write bytes of b's
+// spare capacity beyond what it appends: b is the encoder's own buffer,
+// never a caller's.
 func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html bool) (_ []byte, ok bool) {
 	for i := range fields {
 		f := &fields[i]
 		if cap(b)-len(b) < encRoom {
 			b = encGrow(b, encRoom)
 		}
-		if n, k := len(b), len(f.pre); uint(k-8) <= 8 {
+		if k := len(f.pre); k <= encKeyWords {
 			// Within b's spare capacity (encRoom bytes at least), which
 			// is not checked again.
-			w := (*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
-			binary.LittleEndian.PutUint64(w[:8], f.lo)
-			binary.LittleEndian.PutUint64(w[k-8:], f.hi)
+			n := len(b)
+			w := (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
+			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Pointer(&w[0]))[:], f.words[0])
+			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Pointer(&w[1]))[:], f.words[1])
+			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Pointer(&w[2]))[:], f.words[2])
 			b = b[:n+k]
 		} else {
 			b = append(b, f.pre...)
@@ -435,9 +491,9 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 		case encKindString:
 			b = encAppendString(b, *(*string)(fp), html)
 		case encKindInt64:
-			b = encAppendInt(b, *(*int64)(fp))
+			b = encPutInt(b, *(*int64)(fp))
 		case encKindInt:
-			b = encAppendInt(b, int64(*(*int)(fp)))
+			b = encPutInt(b, int64(*(*int)(fp)))
 		case encKindBool:
 			if *(*bool)(fp) {
 				b = append(b, "true"...)
@@ -881,23 +937,33 @@ func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
 		if n/p != a {
 			continue
 		}
-		if f < 0 {
-			b = append(b, '-')
-		}
 		u := uint64(n)
-		if k == 0 {
-			return encAppendUint(b, u), true
-		}
-		pk := encPow10Int[k]
-		b = encAppendUint(b, u/pk)
-		if cap(b)-len(b) < k+1 {
-			b = encGrow(b, k+1)
+		// At most a sign, 15 digits and a point.
+		if cap(b)-len(b) < 17 {
+			b = encGrow(b, 17)
 		}
 		at := len(b)
-		b = b[:at+1+k]
-		b[at] = '.'
-		encPutDigits(b[at+1:], u%pk) // the k places, zero-padded
-		return b, true
+		d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
+		if f < 0 {
+			*(*byte)(d) = '-'
+			d = unsafe.Add(d, 1)
+			at++
+		}
+		if k == 0 {
+			l := encDecimalLen(u)
+			encPutDecimal(unsafe.Add(d, l), u)
+			return b[:at+l], true
+		}
+		// The integer part's digits, then the k places as the last k
+		// digits of u%10^k + 10^k, whose leading 1 the point replaces.
+		// u < 10^15, so all of it fits in the 17 bytes made room for.
+		pk := encPow10Int[k]
+		ip, fp := u/pk, u%pk
+		l := encDecimalLen(ip)
+		encPutDecimal(unsafe.Add(d, l+1+k), fp+pk)
+		encPutDecimal(unsafe.Add(d, l), ip)
+		*(*byte)(unsafe.Add(d, l)) = '.'
+		return b[:at+l+1+k], true
 	}
 	return b, false
 }

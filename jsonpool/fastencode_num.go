@@ -71,6 +71,24 @@ func encAppendInt(b []byte, i int64) []byte {
 	return encAppendDecimal(b, uint64(i), false)
 }
 
+// encPutInt appends the decimal text of i to b, as strconv.AppendInt
+// (b, i, 10) does, into b's spare capacity, which must hold 20 bytes:
+// the caller has made that room.
+func encPutInt(b []byte, i int64) []byte {
+	u := uint64(i)
+	at := len(b)
+	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
+	if i < 0 {
+		u = -u // |i|, MinInt64 included
+		*(*byte)(d) = '-'
+		d = unsafe.Add(d, 1)
+		at++
+	}
+	n := encDecimalLen(u)
+	encPutDecimal(unsafe.Add(d, n), u) // at most 19 digits after a sign, or 20
+	return b[:at+n]
+}
+
 // encAppendDecimal appends u's decimal text to b, after a minus sign if
 // neg.
 func encAppendDecimal(b []byte, u uint64, neg bool) []byte {
