@@ -1018,21 +1018,20 @@ func encAppendString(b []byte, s string, html bool) []byte {
 	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
 	*(*byte)(d) = '"'
 	if n >= 8 {
+		// The words at 0, 8, ... before the last, then the last eight
+		// bytes, overlapping the word before unless n is a multiple of 8.
 		p := unsafe.Pointer(unsafe.StringData(s))
-		i := 0
-		for {
-			if i+8 > n {
-				i = n - 8 // the last word, overlapping the one before
-			}
+		for i := 0; i < n-8; i += 8 {
 			x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
 			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, 1+i))[:], x)
 			if !k.plain(x) {
 				return encAppendStringFrom(b[:at+1], s, i, html)
 			}
-			i += 8
-			if i >= n {
-				break
-			}
+		}
+		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, n-8))[:])
+		binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, n-7))[:], x)
+		if !k.plain(x) {
+			return encAppendStringFrom(b[:at+1], s, n-8, html)
 		}
 	} else if n >= 4 {
 		lo, hi := encLoad4(s[:4]), encLoad4(s[n-4:])
