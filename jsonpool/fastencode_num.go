@@ -11,12 +11,14 @@ import (
 //
 // strconv.AppendInt formats into an array of its own and copies the digits
 // to dst, through a function that serves every base. The encoder's
-// numbers are decimal and mostly short: encAppendUint counts the digits
-// first, makes room in b once, and writes the digits straight into it,
-// two at a time from digits.Pairs, from the last to the first. The text
-// is the decimal notation of the value, as strconv writes it: the tests
-// hold the two to each other at every power of ten, its neighbours and
-// the extremes of each integer kind.
+// numbers are decimal and mostly short: encAppendDecimal counts the
+// digits first, makes room in b once, and encPutDecimal writes them
+// straight into it, two at a time (one 16-bit load from encPairs, one
+// store), from the last to the first; encPutInt does the same where its
+// caller has made the room already. The text is the decimal notation of
+// the value, as strconv writes it: the tests hold the two to each other
+// at every power of ten, its neighbours and the extremes of each integer
+// kind, and check that nothing is written past the room.
 
 // encPow10U64[i] is 10^i, for every power of ten a uint64 holds (the
 // rest of the 32 is never read: the length lets an index masked by 31
@@ -133,32 +135,5 @@ func encPutDecimal(end unsafe.Pointer, u uint64) {
 		*(*[2]byte)(unsafe.Add(end, -2)) = encPairs[u]
 	} else {
 		*(*byte)(unsafe.Add(end, -1)) = byte('0' + u)
-	}
-}
-
-// encPutDigits writes the decimal digits of u into d, the last in d's
-// last byte, and the leading ones as far as d reaches: with len(d) the
-// number of digits of u, its exact text; longer, zero-padded on the left.
-func encPutDigits(d []byte, u uint64) {
-	i := len(d)
-	for u >= 100 && i >= 2 {
-		q := u / 100
-		r := uint(u-q*100) * 2
-		u = q
-		i -= 2
-		d[i+1] = digits.Pairs[r+1]
-		d[i] = digits.Pairs[r]
-	}
-	if i >= 2 {
-		r := uint(u) * 2 % 200
-		i -= 2
-		d[i+1] = digits.Pairs[r+1]
-		d[i] = digits.Pairs[r]
-	} else if i == 1 {
-		d[0] = byte('0' + u%10)
-		i = 0
-	}
-	for ; i > 0; i-- {
-		d[i-1] = '0'
 	}
 }
