@@ -965,7 +965,7 @@ func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
 		}
 		if k == 0 {
 			l := encDecimalLen(u)
-			encPutDecimal(unsafe.Add(d, l), u)
+			encPutDecimal(d, l, u)
 			return b[:at+l], true
 		}
 		// The integer part's digits, then the k places as the last k
@@ -974,8 +974,8 @@ func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
 		pk := encPow10Int[k]
 		ip, fp := u/pk, u%pk
 		l := encDecimalLen(ip)
-		encPutDecimal(unsafe.Add(d, l+1+k), fp+pk)
-		encPutDecimal(unsafe.Add(d, l), ip)
+		encPutDecimal(unsafe.Add(d, l), 1+k, fp+pk)
+		encPutDecimal(d, l, ip)
 		*(*byte)(unsafe.Add(d, l)) = '.'
 		return b[:at+l+1+k], true
 	}
@@ -1289,7 +1289,7 @@ func encAppendTime(b []byte, t *time.Time) ([]byte, bool) {
 		// The nine digits of ns, zero-padded, as the last nine of
 		// ns+10^9, whose leading 1 the point replaces; then no
 		// trailing zero (ns is not 0, so a digit other than 0 stays).
-		encPutDecimal(unsafe.Pointer(&w[30]), uint64(ns)+1e9)
+		encPutDecimal(unsafe.Pointer(&w[20]), 10, uint64(ns)+1e9)
 		w[20] = '.'
 		n = 30
 		for w[n-1] == '0' {

@@ -87,7 +87,7 @@ func encPutInt(b []byte, i int64) []byte {
 		at++
 	}
 	n := encDecimalLen(u)
-	encPutDecimal(unsafe.Add(d, n), u) // at most 19 digits after a sign, or 20
+	encPutDecimal(d, n, u) // at most 19 digits after a sign, or 20
 	return b[:at+n]
 }
 
@@ -103,12 +103,16 @@ func encAppendDecimal(b []byte, u uint64, neg bool) []byte {
 	}
 	at := len(b)
 	// b[at:at+n] is within b's capacity: the minus sign at at, and the
-	// digits, which encPutDecimal writes backwards from at+n.
+	// digits, which encPutDecimal writes after it.
 	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
 	if neg {
 		*(*byte)(d) = '-'
 	}
-	encPutDecimal(unsafe.Add(d, n), u)
+	if neg {
+		encPutDecimal(unsafe.Add(d, 1), n-1, u)
+	} else {
+		encPutDecimal(d, n, u)
+	}
 	return b[:at+n]
 }
 
@@ -121,19 +125,20 @@ var encPairs = func() (p [100][2]byte) {
 	return p
 }()
 
-// encPutDecimal writes the encDecimalLen(u) digits of u into the bytes
-// just before end, two at a time from the last. The caller owns those
-// bytes.
-func encPutDecimal(end unsafe.Pointer, u uint64) {
+// encPutDecimal writes the n = encDecimalLen(u) digits of u to d[0:n],
+// two at a time from the last. The caller owns those bytes. Every
+// pointer it makes points into them: d+n, one past the last, may be past
+// the end of b's array, which even unsafe.Add must not point to.
+func encPutDecimal(d unsafe.Pointer, n int, u uint64) {
 	for u >= 100 {
 		q := u / 100
-		end = unsafe.Add(end, -2)
-		*(*[2]byte)(end) = encPairs[u-q*100] // < 100
+		n -= 2                                            // >= 1: u has three digits or more
+		*(*[2]byte)(unsafe.Add(d, n)) = encPairs[u-q*100] // < 100
 		u = q
 	}
 	if u >= 10 {
-		*(*[2]byte)(unsafe.Add(end, -2)) = encPairs[u]
+		*(*[2]byte)(unsafe.Add(d, n-2)) = encPairs[u] // n == 2
 	} else {
-		*(*byte)(unsafe.Add(end, -1)) = byte('0' + u)
+		*(*byte)(unsafe.Add(d, n-1)) = byte('0' + u) // n == 1
 	}
 }

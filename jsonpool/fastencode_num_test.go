@@ -103,7 +103,7 @@ func TestEncPutDecimal(t *testing.T) {
 			buf[i] = 0xAA
 		}
 		n := encDecimalLen(u)
-		encPutDecimal(unsafe.Pointer(&buf[8+20]), u)
+		encPutDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
 		if got, want := string(buf[8+20-n:8+20]), strconv.FormatUint(u, 10); got != want {
 			t.Fatalf("encPutDecimal(%d) wrote %q, want %q", u, got, want)
 		}
