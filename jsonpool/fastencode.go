@@ -65,8 +65,9 @@ type encEface struct {
 // writes it without its newline, to b. handled is false when v's type has
 // no plan or encoding/json would fail on v; b's appended bytes must then
 // be discarded (b[:len(b) before the call]). It may write to b's spare
-// capacity beyond what it appends (keys are written as whole words): b
-// must be the encoder's own buffer, or memory nothing else reads.
+// capacity beyond what it appends (keys and strings are written as whole
+// words), never past its capacity: b must be the encoder's own buffer, or
+// memory nothing else reads.
 func encAppendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
 	if v == nil {
 		return b, false
@@ -478,10 +479,10 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 			// Within b's spare capacity (encRoom bytes at least), which
 			// is not checked again.
 			n := len(b)
-			w := (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
-			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Pointer(&w[0]))[:], f.words[0])
-			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Pointer(&w[1]))[:], f.words[1])
-			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Pointer(&w[2]))[:], f.words[2])
+			w := (*[encKeyWords]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
+			binary.LittleEndian.PutUint64(w[0:8], f.words[0])
+			binary.LittleEndian.PutUint64(w[8:16], f.words[1])
+			binary.LittleEndian.PutUint64(w[16:24], f.words[2])
 			b = b[:n+k]
 		} else {
 			b = append(b, f.pre...)
@@ -1068,13 +1069,14 @@ func encAppendString(b []byte, s string, html bool) []byte {
 }
 
 // encStringRoom is the spare capacity encAppendString makes beyond the
-// string's length: its two quotes, and what the encoder's writers of
-// numbers and keys that follow may use without growing b again.
+// string's length: its two quotes.
 const encStringRoom = 2
 
-// encWord holds the constants of encWord.plain for one mode: held in
-// variables, not constants, so that a loop keeps them in registers
-// instead of building each 64-bit immediate again at every use.
+// encWord holds the constants of encWord.plain for one mode. They are
+// read from memory, not written as constants: on amd64 a 64-bit
+// immediate costs an instruction of its own at every use, where a load
+// folds into the operation that uses it; and the mode is then a choice
+// of constants, not a branch per word.
 type encWord struct {
 	lo7, c60, bs, q, qm, lt, ltm uint64
 }
