@@ -491,10 +491,26 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 		switch f.kind {
 		case encKindString:
 			b = encAppendString(b, *(*string)(fp), html)
-		case encKindInt64:
-			b = encPutInt(b, *(*int64)(fp))
-		case encKindInt:
-			b = encPutInt(b, int64(*(*int)(fp)))
+		case encKindInt64, encKindInt:
+			// encPutInt, written out: a call here costs the loop's
+			// state reloaded after it.
+			var v int64
+			if f.kind == encKindInt64 {
+				v = *(*int64)(fp)
+			} else {
+				v = int64(*(*int)(fp))
+			}
+			u, n := uint64(v), len(b)
+			d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)
+			if v < 0 {
+				u = -u // |v|, MinInt64 included
+				*(*byte)(d) = '-'
+				d = unsafe.Add(d, 1)
+				n++
+			}
+			l := encDecimalLen(u)
+			encPutDecimal(d, l, u) // at most 19 digits after a sign, or 20, in the room left after the key
+			b = b[:n+l]
 		case encKindBool:
 			if *(*bool)(fp) {
 				b = append(b, "true"...)

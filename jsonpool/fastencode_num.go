@@ -14,8 +14,8 @@ import (
 // numbers are decimal and mostly short: encAppendDecimal counts the
 // digits first, makes room in b once, and encPutDecimal writes them
 // straight into it, two at a time (one 16-bit load from encPairs, one
-// store), from the last to the first; encPutInt does the same where its
-// caller has made the room already. The text is the decimal notation of
+// store), from the last to the first; encPlainStruct does the same for
+// its integer fields in the room it has made already. The text is the decimal notation of
 // the value, as strconv writes it: the tests hold the two to each other
 // at every power of ten, its neighbours and the extremes of each integer
 // kind, and check that nothing is written past the room.
@@ -71,24 +71,6 @@ func encAppendInt(b []byte, i int64) []byte {
 		return encAppendDecimal(b, -uint64(i), true) // -uint64 is |i|, MinInt64 included
 	}
 	return encAppendDecimal(b, uint64(i), false)
-}
-
-// encPutInt appends the decimal text of i to b, as strconv.AppendInt
-// (b, i, 10) does, into b's spare capacity, which must hold 20 bytes:
-// the caller has made that room.
-func encPutInt(b []byte, i int64) []byte {
-	u := uint64(i)
-	at := len(b)
-	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
-	if i < 0 {
-		u = -u // |i|, MinInt64 included
-		*(*byte)(d) = '-'
-		d = unsafe.Add(d, 1)
-		at++
-	}
-	n := encDecimalLen(u)
-	encPutDecimal(d, n, u) // at most 19 digits after a sign, or 20
-	return b[:at+n]
 }
 
 // encAppendDecimal appends u's decimal text to b, after a minus sign if

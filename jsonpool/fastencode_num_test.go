@@ -44,7 +44,7 @@ func TestEncAppendInt(t *testing.T) {
 	copy(tight, "ab,")
 	roomy := make([]byte, 3, 64)
 	copy(roomy, "ab,")
-	canary := make([]byte, 3+20+8)
+	canary := make([]byte, encRoom+8)
 	for _, u := range us {
 		want := strconv.FormatUint(u, 10)
 		if m, _ := json.Marshal(u); string(m) != want {
@@ -64,18 +64,29 @@ func TestEncAppendInt(t *testing.T) {
 		}
 		check(encAppendInt(tight, i), "ab,", want, i)
 		check(encAppendInt(roomy, i), "ab,", want, i)
-		// encPutInt, in exactly the 20 bytes of room it needs, followed
-		// by a canary.
-		for j := range canary {
-			canary[j] = 0xAA
-		}
-		copy(canary, "ab,")
-		if got := encPutInt(canary[:3:3+20], i); string(got) != "ab,"+want {
-			t.Fatalf("encPutInt(%q, %d) = %q, want %q", "ab,", i, got, "ab,"+want)
-		}
-		for j, c := range canary[3+20:] {
-			if c != 0xAA {
-				t.Fatalf("encPutInt(%d) wrote byte %d past the room", i, j)
+		// The plain-struct writer, after the longest key it writes as
+		// words, in exactly the room it makes (encRoom) before a canary.
+		for _, v := range []any{&struct {
+			A int64 `json:"abcdefghijklmnopqrst"`
+		}{i}, &struct {
+			A int `json:"abcdefghijklmnopqrst"`
+		}{int(i)}} {
+			if v, ok := v.(*struct {
+				A int `json:"abcdefghijklmnopqrst"`
+			}); ok && int64(v.A) != i {
+				continue // int is narrower than int64 here
+			}
+			for j := range canary {
+				canary[j] = 0xAA
+			}
+			got, ok := encAppendFast(canary[:0:encRoom], v, true)
+			if w := `{"abcdefghijklmnopqrst":` + want + `}`; !ok || string(got) != w {
+				t.Fatalf("encAppendFast(%T{%d}) = %q, %v; want %q", v, i, got, ok, w)
+			}
+			for j, c := range canary[encRoom:] {
+				if c != 0xAA {
+					t.Fatalf("encAppendFast(%T{%d}) wrote byte %d past the room", v, i, j)
+				}
 			}
 		}
 	}
