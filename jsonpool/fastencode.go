@@ -492,8 +492,10 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 		case encKindString:
 			b = encAppendString(b, *(*string)(fp), html)
 		case encKindInt64, encKindInt:
-			// encPutInt, written out: a call here costs the loop's
-			// state reloaded after it.
+			// Written here, not by a call (which would cost the loop's
+			// state reloaded after it), into the room left after the
+			// key: encRoom-encKeyWords = 24 bytes at least, where an
+			// integer takes 20 at most (a sign and 19 digits).
 			var v int64
 			if f.kind == encKindInt64 {
 				v = *(*int64)(fp)
@@ -509,7 +511,7 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 				n++
 			}
 			l := encDecimalLen(u)
-			encPutDecimal(d, l, u) // at most 19 digits after a sign, or 20, in the room left after the key
+			encPutDecimal(d, l, u)
 			b = b[:n+l]
 		case encKindBool:
 			if *(*bool)(fp) {
