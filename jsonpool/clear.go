@@ -50,9 +50,15 @@ func Clear[T any](v *T) *T {
 
 // UnmarshalReuse clears v with Clear, keeping the capacity of its slices
 // and maps, and decodes data into it as Unmarshal does: the same
-// validation of the whole input before anything is decoded, the same
-// value, and json.Unmarshal's error. On error v is cleared again, so that
-// nothing of a failed decode remains in it.
+// validation of the whole input before encoding/json decodes anything, the
+// same value, and json.Unmarshal's error. On error v is cleared again, so
+// that nothing of a failed decode remains in it. After a syntax error v's
+// slices have the capacities they had, and are nil where they were, as
+// json.Unmarshal, which checks the whole document before it writes, leaves
+// them: where the fast path (see Unmarshal), which checks the syntax as it
+// decodes, grew a slice or set it to nil or empty before it found the
+// error, it puts the slice back. (Built with GOEXPERIMENT=jsonv2,
+// json.Unmarshal decodes before it finds trailing data, and may grow them.)
 //
 // For a T the fast decode path supports (see Unmarshal), a decode that it
 // completes into a warmed target, once its slices have grown to the
@@ -81,13 +87,20 @@ func Clear[T any](v *T) *T {
 func UnmarshalReuse[T any](v *T, data []byte) error {
 	Clear(v)
 	var err error
-	if len(data) <= maxDecodeRetained && isValid(data) {
-		if fastDecode(data, v) {
-			return nil
-		}
-		err = decodeValid(data, Clear(v))
-	} else {
+	if len(data) > maxDecodeRetained {
 		err = json.Unmarshal(data, v)
+	} else {
+		// The fast path, where T allows it, checks the syntax as it
+		// decodes; where it gives up, v is cleared again, and for
+		// invalid input its slices are as the first Clear left them.
+		switch fastDecode(data, v, true) {
+		case fastDone:
+			return nil
+		case fastValid:
+			err = decodeValid(data, Clear(v))
+		default:
+			err = json.Unmarshal(data, Clear(v))
+		}
 	}
 	if err != nil {
 		Clear(v)
@@ -117,10 +130,14 @@ type plan struct {
 	// its fields or array elements, whose capacity Clear keeps. A type
 	// without one is simply zeroed.
 	keep   bool
+	zero   []zeroOp    // kindZero: the whole value; kindStruct: the fields without keep
 	fields []fieldPlan // kindStruct: the fields that keep something
 	elem   *plan       // kindArray, kindSlice: the element type's plan
 	n      int         // kindArray: the length
 	size   uintptr     // kindArray, kindSlice: the element size
+	// noPtrs reports, for kindSlice, that the element type holds no
+	// pointers, so that its backing array may be zeroed as bytes.
+	noPtrs bool
 }
 
 type fieldPlan struct {
@@ -135,6 +152,115 @@ const (
 	kindSlice               // clear elements up to cap, set len 0
 	kindMap                 // clear
 )
+
+// zeroOp zeroes part of a value that keeps nothing: a run of bytes that
+// holds no pointers, or values of one shape that do, with typed stores,
+// which the compiler gives the garbage collector's write barriers. Memory
+// that may hold a pointer is never zeroed as bytes.
+type zeroOp struct {
+	off  uintptr
+	n    uintptr // zBytes: the bytes; zStrings, zPointers, zSlices: the count
+	kind uint8
+	typ  reflect.Type // zReflect
+}
+
+const (
+	zBytes    uint8 = iota // n bytes without pointers
+	zStrings               // n strings
+	zPointers              // n pointers, channels, funcs or unsafe.Pointers
+	zSlices                // n slices, set to nil
+	zReflect               // a value of typ, zeroed through reflect
+)
+
+// zeroPlanner builds the zeroOps of a value, its structs' fields flattened
+// and neighbouring runs of one kind merged.
+type zeroPlanner struct {
+	ops []zeroOp
+	// open reports whether the last op may grow to take in the next
+	// field: nothing that keeps its capacity lies between them.
+	open bool
+}
+
+// add appends the ops that zero a value of type t, which keeps nothing, at
+// offset off.
+func (z *zeroPlanner) add(t reflect.Type, off uintptr) {
+	if t.Size() == 0 {
+		return
+	}
+	kind, n := zReflect, uintptr(1)
+	switch t.Kind() {
+	case reflect.String:
+		kind = zStrings
+	case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		kind = zPointers
+	case reflect.Slice:
+		kind = zSlices // a slice that keeps nothing: of bytes
+	case reflect.Struct:
+		if hasPointers(t) {
+			for i := 0; i < t.NumField(); i++ {
+				f := t.Field(i)
+				z.add(f.Type, off+f.Offset)
+			}
+			return
+		}
+	}
+	if !hasPointers(t) {
+		kind, n = zBytes, t.Size()
+	}
+	if z.open && kind != zReflect {
+		last := &z.ops[len(z.ops)-1]
+		switch {
+		case last.kind == zBytes && kind == zBytes:
+			// The bytes between are padding, which holds no pointers.
+			last.n = off + n - last.off
+			return
+		case last.kind == kind && last.off+last.n*t.Size() == off:
+			last.n++
+			return
+		}
+	}
+	z.ops = append(z.ops, zeroOp{off: off, n: n, kind: kind, typ: t})
+	z.open = true
+}
+
+// hasPointers reports whether a value of type t may hold a pointer.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	case reflect.String, reflect.Slice, reflect.Map, reflect.Pointer, reflect.Chan, reflect.Func,
+		reflect.Interface, reflect.UnsafePointer:
+		return true
+	}
+	return false
+}
+
+// zeroAt runs ops on the value at ptr.
+func zeroAt(ops []zeroOp, ptr unsafe.Pointer) {
+	for k := range ops {
+		op := &ops[k]
+		p := unsafe.Add(ptr, op.off)
+		switch op.kind {
+		case zBytes:
+			clear(unsafe.Slice((*byte)(p), op.n))
+		case zStrings:
+			clear(unsafe.Slice((*string)(p), op.n))
+		case zPointers:
+			clear(unsafe.Slice((*unsafe.Pointer)(p), op.n))
+		case zSlices:
+			clear(unsafe.Slice((*[]byte)(p), op.n))
+		default:
+			reflect.NewAt(op.typ, p).Elem().SetZero()
+		}
+	}
+}
 
 // plans maps a reflect.Type to its *plan. Lookups with an interface key
 // that holds a pointer allocate nothing.
@@ -166,35 +292,49 @@ func makePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 		}
 		p.kind, p.keep = kindSlice, true
 		p.elem, p.size = makePlan(t.Elem(), seen), t.Elem().Size()
+		p.noPtrs = !hasPointers(t.Elem())
 	case reflect.Array:
 		if e := makePlan(t.Elem(), seen); t.Len() > 0 && e.keep {
 			p.kind, p.keep = kindArray, true
 			p.elem, p.n, p.size = e, t.Len(), t.Elem().Size()
 		}
 	case reflect.Struct:
+		var z zeroPlanner
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			fp := makePlan(f.Type, seen)
-			p.fields = append(p.fields, fieldPlan{off: f.Offset, plan: fp})
 			if fp.keep {
 				p.kind, p.keep = kindStruct, true
+				p.fields = append(p.fields, fieldPlan{off: f.Offset, plan: fp})
+				z.open = false
+			} else {
+				z.add(f.Type, f.Offset)
 			}
 		}
+		p.zero = z.ops
+		return p
+	}
+	if !p.keep {
+		var z zeroPlanner
+		z.add(t, 0)
+		p.zero = z.ops
 	}
 	return p
 }
 
 // clearAt clears the value of p's type at ptr. Memory that may hold
-// pointers is only written through reflect (SetZero, SetLen, Clear), which
-// keeps the garbage collector's write barriers; unsafe is used only to
-// find the address of a field or element.
+// pointers is only written with typed stores (see zeroOp) or through
+// reflect (SetZero, SetLen, Clear), which keep the garbage collector's
+// write barriers; unsafe finds the address of a field or element, and
+// zeroes as bytes only memory that holds no pointers.
 func clearAt(p *plan, ptr unsafe.Pointer) {
 	if !p.keep {
-		reflect.NewAt(p.typ, ptr).Elem().SetZero()
+		zeroAt(p.zero, ptr)
 		return
 	}
 	switch p.kind {
 	case kindStruct:
+		zeroAt(p.zero, ptr)
 		for _, f := range p.fields {
 			clearAt(f.plan, unsafe.Add(ptr, f.off))
 		}
@@ -207,22 +347,24 @@ func clearAt(p *plan, ptr unsafe.Pointer) {
 			m.Clear()
 		}
 	case kindSlice:
-		s := reflect.NewAt(p.typ, ptr).Elem()
-		c := s.Cap()
-		if c == 0 {
+		h := (*sliceHeader)(ptr)
+		if h.cap == 0 {
 			return
 		}
-		// Value.Slice would allocate a new slice header; setting the
-		// length to the capacity, in place, does not.
-		s.SetLen(c)
-		if !p.elem.keep {
+		switch {
+		case p.noPtrs:
+			clear(unsafe.Slice((*byte)(h.data), uintptr(h.cap)*p.size))
+		case !p.elem.keep:
+			// Value.Slice would allocate a new slice header; setting
+			// the length to the capacity, in place, does not.
+			s := reflect.NewAt(p.typ, ptr).Elem()
+			s.SetLen(h.cap)
 			s.Clear()
-		} else {
-			base := s.UnsafePointer()
-			for i := 0; i < c; i++ {
-				clearAt(p.elem, unsafe.Add(base, uintptr(i)*p.size))
+		default:
+			for i := 0; i < h.cap; i++ {
+				clearAt(p.elem, unsafe.Add(h.data, uintptr(i)*p.size))
 			}
 		}
-		s.SetLen(0)
+		h.len = 0
 	}
 }

@@ -47,9 +47,11 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 //
 // Unmarshal accepts exactly what json.Unmarshal accepts, one JSON value
 // with optional white space around it, and produces the same value. Like
-// json.Unmarshal it checks that the whole of data is valid JSON before it
-// decodes anything, so an input with trailing data ({"a":1} x, {"a":1}{})
-// runs no UnmarshalJSON method and costs a scan, not a decode; and it
+// json.Unmarshal it checks that the whole of data is valid JSON before
+// encoding/json decodes anything, so an input with trailing data
+// ({"a":1} x, {"a":1}{}) runs no UnmarshalJSON method of the caller's
+// types (the fast path below, for types that have none, checks the syntax
+// as it decodes, and drops what it decoded when it finds an error); and it
 // decodes valid input once, so every UnmarshalJSON method runs exactly as
 // often as under json.Unmarshal, type errors included. (Built with
 // GOEXPERIMENT=jsonv2, json.Unmarshal itself decodes before it finds
@@ -60,11 +62,12 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // When T is made only of the types jsonpool's fast decode path supports
 // (see Engine in the package doc: numbers, bools, strings, time.Time,
 // structs, slices and pointers of those), Unmarshal decodes valid input in
-// one pass of its own, with the value json.Unmarshal produces; where that
-// path meets anything it leaves to encoding/json (a value of the wrong JSON
-// type, a number out of range, a key that only Unicode case folding could
-// match), it zeroes the value again and decodes as below, so that the
-// value, and the error, are encoding/json's. On the fast path Unmarshal
+// one pass of its own that also checks the syntax, with the value
+// json.Unmarshal produces; where that path meets anything it leaves to
+// encoding/json (a syntax error, a value of the wrong JSON type, a number
+// out of range, a key that only Unicode case folding could match), it
+// zeroes the value again and decodes as below, so that the value, and the
+// error, are encoding/json's. On the fast path Unmarshal
 // allocates exactly one string per non-empty string in the result (none
 // for a string of one byte, which Go keeps in a static table), escaped or
 // not (encoding/json allocates two for a string with an escape), one value
@@ -81,21 +84,27 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	v := getTarget(p)
 	var err error
-	if len(data) <= maxDecodeRetained && isValid(data) {
-		// One valid value and white space (isValid is json.Valid's
-		// check, made faster): the pooled decoder reads exactly that
-		// value, and returns json.Unmarshal's error for it. The fast
-		// path goes first; where it gives up, the pooled decoder
-		// decodes into v zeroed again.
-		if fastDecode(data, v) {
-			return v, nil
-		}
-		err = decodeValid(data, zero(v))
-	} else {
-		// Invalid input, whose syntax error json.Unmarshal reports before
-		// it decodes anything, a document nested deeper than isValid
-		// checks, or one too large for a pooled decoder.
+	if len(data) > maxDecodeRetained {
+		// Too large for a pooled decoder.
 		err = json.Unmarshal(data, v)
+	} else {
+		// The fast path goes first, and checks the syntax as it
+		// decodes; where it gives up, it says whether isValid (json.Valid's
+		// check, made faster) accepts data.
+		switch fastDecode(data, v, false) {
+		case fastDone:
+			return v, nil
+		case fastValid:
+			// One valid value and white space: the pooled decoder
+			// reads exactly that value, and returns json.Unmarshal's
+			// error for it.
+			err = decodeValid(data, zero(v))
+		default:
+			// Invalid input, whose syntax error json.Unmarshal
+			// reports before it decodes anything, or a document
+			// nested deeper than isValid checks.
+			err = json.Unmarshal(data, zero(v))
+		}
 	}
 	if err != nil {
 		p.Put(zero(v))

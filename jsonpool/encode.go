@@ -65,8 +65,8 @@
 // encoding/json encodes v again and returns its own error.
 //
 // Decoding has a fast path of jsonpool's own as well, taken by Unmarshal,
-// Decode, UnmarshalReuse and DecodeReuse for a document of up to 1 MiB
-// that the validity check accepted, when T is made only of what it decodes
+// Decode, UnmarshalReuse and DecodeReuse for a document of up to 1 MiB,
+// checking its syntax as it decodes, when T is made only of what it decodes
 // exactly as
 // json.Unmarshal does: bools, integers of every size (not uintptr),
 // float32 and float64, strings, time.Time (through its UnmarshalJSON, as
@@ -81,7 +81,8 @@
 // ,string option, json.Number, the other types of package time, types
 // with an UnmarshalJSON, UnmarshalText or (v2's) UnmarshalJSONFrom method,
 // and field names equal but for case, '_' and '-'. So is a document in
-// which the fast path meets a case it leaves to encoding/json: a value of
+// which the fast path meets a case it leaves to encoding/json: a syntax
+// error (the target then keeps nothing of it: see UnmarshalReuse), a value of
 // the wrong JSON type for its field, an integer field's number that is out
 // of range or not an integer, a float out of range, a key that matches no
 // field exactly and is not ASCII (Unicode case folding, where v1 and v2

@@ -17,19 +17,21 @@ import (
 // The fast decode path.
 //
 // For a type made only of what it supports (see makeDecodePlan), Unmarshal
-// and UnmarshalReuse decode a document that isValid accepted in one pass,
-// writing through unsafe pointers at offsets planned once per type, instead
-// of with encoding/json, which scans the value a second time and walks the
-// type with reflect. The fast path either succeeds with exactly the value
-// json.Unmarshal would produce into the same zeroed or cleared target, or
-// reports failure, and the caller clears the target and decodes with
+// and UnmarshalReuse decode a document in one pass that also checks its
+// syntax, writing through unsafe pointers at offsets planned once per type,
+// instead of checking the document with isValid and then decoding it with
+// encoding/json, which scans the value a second time and walks the type
+// with reflect. The fast path succeeds only on a document isValid accepts,
+// with exactly the value json.Unmarshal would produce into the same zeroed
+// or cleared target; otherwise it reports whether isValid accepts the
+// document, and the caller zeroes or clears the target and decodes with
 // encoding/json, whose value and error are then the result. It fails, rather
 // than deciding a case encoding/json might decide differently, on anything
-// but the plain cases: a value of the wrong JSON type for its field, a
-// number out of range or not an integer for an integer field, a key that
-// matches no field exactly and is not ASCII, a second occurrence of a key
-// whose field is a struct, slice or pointer, a time that time.Time's
-// UnmarshalJSON refuses.
+// but the plain cases: a syntax error, a value of the wrong JSON type for
+// its field, a number out of range or not an integer for an integer field,
+// a key that matches no field exactly and is not ASCII, a second occurrence
+// of a key whose field is a struct, slice or pointer, a time that
+// time.Time's UnmarshalJSON refuses.
 
 // dkind is what the fast path does with a value of a planned type.
 type dkind uint8
@@ -273,37 +275,99 @@ func foldPlainName(name string) string {
 type fastDecoder struct {
 	data    []byte
 	i       int
+	nest    int    // the arrays and objects open around d.i
 	scratch []byte // unescaped strings and keys
+	// undo, when logging, holds each slice header the decode replaced,
+	// as it was before, in order, so that a decode of invalid input can
+	// put them back: see fastDecode.
+	logging bool
+	undo    []sliceUndo
 }
 
-// maxScratch is the largest scratch buffer a fastDecoder keeps in its pool.
-const maxScratch = 64 << 10
+// sliceUndo is a slice header as it was before the fast path replaced it.
+type sliceUndo struct {
+	at unsafe.Pointer // *sliceHeader
+	h  sliceHeader
+}
+
+// save logs the header at h, which the caller is about to replace.
+func (d *fastDecoder) save(h *sliceHeader) {
+	if d.logging {
+		d.undo = append(d.undo, sliceUndo{unsafe.Pointer(h), *h})
+	}
+}
+
+// maxScratch is the largest scratch buffer a fastDecoder keeps in its pool,
+// and maxUndo the longest undo log.
+const (
+	maxScratch = 64 << 10
+	maxUndo    = 1 << 10
+)
+
+// fastResult is the outcome of fastDecode.
+type fastResult uint8
+
+const (
+	fastDone    fastResult = iota // decoded; the document is valid
+	fastValid                     // not decoded; isValid accepts the document
+	fastInvalid                   // not decoded; isValid refuses the document
+)
 
 var fastDecoders = pool.New(func() *fastDecoder { return new(fastDecoder) })
 
-// fastDecode decodes data, one JSON value with white space around it, into
-// *v, which is zero or cleared by Clear, and reports whether it did. On
-// false, *v may hold part of the value and must be zeroed or cleared again
-// before encoding/json decodes into it.
-func fastDecode[T any](data []byte, v *T) bool {
+// fastDecode decodes data into *v, which is zero or cleared by Clear, and
+// returns fastDone if it did: data is then one JSON value with white space
+// around it, which isValid accepts, and *v holds the value json.Unmarshal
+// would produce. Otherwise it returns fastValid or fastInvalid, whether
+// isValid accepts data, and *v may hold part of the value: it must be
+// zeroed or cleared again before encoding/json decodes into it.
+//
+// With undo set, fastDecode returning fastInvalid first puts back every
+// slice header in *v that it replaced (by growing, or setting to nil or to
+// empty), so that clearing *v then gives what clearing it before the call
+// gave, capacities and nil slices included: a syntax error leaves the
+// target as if nothing had been decoded, as encoding/json, which checks
+// the whole document first, leaves it. Values it wrote and pointers it set
+// are erased by the clearing itself; with undo unset the caller zeroes *v,
+// which erases everything.
+func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
 	// allocation per call for a T larger than a pointer.
 	p := decodePlanOf(reflect.TypeOf((*T)(nil)).Elem())
 	if p == nil {
-		return false
+		return validity(data)
 	}
 	d := fastDecoders.Get()
-	d.data, d.i = data, 0
-	ok := d.value(p, unsafe.Pointer(v), 0) && d.skipSpace() == len(data)
+	d.data, d.i, d.nest, d.logging = data, 0, 0, undo
+	r := fastDone
+	if !d.value(p, unsafe.Pointer(v), 0) || d.skipSpace() != len(data) {
+		if r = validity(data); r == fastInvalid {
+			for k := len(d.undo) - 1; k >= 0; k-- {
+				*(*sliceHeader)(d.undo[k].at) = d.undo[k].h
+			}
+		}
+	}
 	d.data = nil // pin nothing of the caller's
-	if cap(d.scratch) <= maxScratch {
+	clear(d.undo)
+	d.undo = d.undo[:0]
+	if cap(d.scratch) <= maxScratch && cap(d.undo) <= maxUndo {
 		fastDecoders.Put(d)
 	}
-	return ok
+	return r
 }
 
-// maxFastDepth bounds the nesting the fast path follows; isValid's bound is
-// lower, so it never binds on valid input.
+// validity returns fastValid if isValid accepts data, else fastInvalid.
+func validity(data []byte) fastResult {
+	if isValid(data) {
+		return fastValid
+	}
+	return fastInvalid
+}
+
+// maxFastDepth bounds the depth of the types the fast path follows (a
+// pointer adds a level). The JSON nesting, d.nest, is bound by
+// maxValidDepth, as in isValid, so that the fast path succeeds only on
+// documents isValid accepts.
 const maxFastDepth = 2 * maxValidDepth
 
 func (d *fastDecoder) skipSpace() int {
@@ -355,7 +419,10 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		// (time.Time's UnmarshalJSON included) as they are.
 		switch p.kind {
 		case dSlice:
-			*(*sliceHeader)(ptr) = sliceHeader{}
+			if h := (*sliceHeader)(ptr); h.data != nil {
+				d.save(h)
+				*h = sliceHeader{}
+			}
 		case dPtr:
 			*(*unsafe.Pointer)(ptr) = nil
 		}
@@ -380,7 +447,16 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 			return false
 		}
 		return true
-	case dInt, dUint, dFloat32, dFloat64:
+	case dInt, dUint:
+		return d.integer(p, ptr, i)
+	case dFloat32, dFloat64:
+		if p.kind == dFloat64 {
+			if f, end, ok := shortFloat64(d.data, i); ok {
+				*(*float64)(ptr) = f
+				d.i = end
+				return true
+			}
+		}
 		if c != '-' && !isDigit(c) {
 			return false
 		}
@@ -415,82 +491,102 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		}
 		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
 	case dStruct:
-		if c != '{' {
+		if c != '{' || d.nest >= maxValidDepth {
 			return false
 		}
 		d.i = i + 1
-		return d.object(p, ptr, depth)
+		d.nest++
+		ok := d.object(p, ptr, depth)
+		d.nest--
+		return ok
 	case dSlice:
-		if c != '[' {
+		if c != '[' || d.nest >= maxValidDepth {
 			return false
 		}
 		d.i = i + 1
-		return d.array(p, ptr, depth)
+		d.nest++
+		ok := d.array(p, ptr, depth)
+		d.nest--
+		return ok
 	}
 	return false
 }
 
-// storeNumber stores the number num, which has JSON's number syntax, into
-// the value of p's type at ptr, as encoding/json does, and reports false
-// where encoding/json reports an error: a number that is not an integer,
-// or is out of range, for an integer type; one out of range for a float
-// type.
-func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
-	switch p.kind {
-	case dInt, dUint:
-		neg := num[0] == '-'
-		digits := num
-		if neg {
-			if p.kind == dUint {
-				return false // strconv.ParseUint refuses a sign, -0 too
-			}
-			digits = num[1:]
-		}
-		if len(digits) == 0 || len(digits) > 19 {
-			return false // not an integer, or beyond 64 bits
-		}
-		var u uint64
-		for _, c := range digits {
-			if !isDigit(c) {
-				return false // a fraction or exponent
-			}
-			u = u*10 + uint64(c-'0') // 19 digits fit in a uint64
-		}
+// integer decodes the number at i into the integer of p's type at ptr, in
+// one pass over its digits, and reports false, leaving the decision to
+// encoding/json, for anything but an integer in the type's range in JSON's
+// syntax: a fraction or exponent, a leading zero, a sign on an unsigned
+// type (-0 too, which strconv.ParseUint refuses), more than 19 digits.
+func (d *fastDecoder) integer(p *dplan, ptr unsafe.Pointer, i int) bool {
+	data := d.data
+	neg := data[i] == '-'
+	if neg {
 		if p.kind == dUint {
-			if p.bits < 64 && u>>p.bits != 0 {
-				return false
-			}
-			switch p.bits {
-			case 8:
-				*(*uint8)(ptr) = uint8(u)
-			case 16:
-				*(*uint16)(ptr) = uint16(u)
-			case 32:
-				*(*uint32)(ptr) = uint32(u)
-			default:
-				*(*uint64)(ptr) = u
-			}
-			return true
-		}
-		limit := uint64(1) << (p.bits - 1) // |min| of the type
-		if !neg && u >= limit || neg && u > limit {
 			return false
 		}
-		n := int64(u)
-		if neg {
-			n = -n
+		i++
+	}
+	start := i
+	var u uint64
+	for ; i < len(data) && isDigit(data[i]); i++ {
+		u = u*10 + uint64(data[i]-'0') // wraps past 19 digits, refused below
+	}
+	n := i - start
+	if n == 0 || n > 19 || n > 1 && data[start] == '0' {
+		return false
+	}
+	if i < len(data) && (data[i] == '.' || data[i] == 'e' || data[i] == 'E') {
+		return false
+	}
+	d.i = i
+	return storeInteger(p, ptr, u, neg)
+}
+
+// storeInteger stores u, negated if neg, into the integer of p's type at
+// ptr, and reports false if it is out of the type's range.
+func storeInteger(p *dplan, ptr unsafe.Pointer, u uint64, neg bool) bool {
+	if p.kind == dUint {
+		if p.bits < 64 && u>>p.bits != 0 {
+			return false
 		}
 		switch p.bits {
 		case 8:
-			*(*int8)(ptr) = int8(n)
+			*(*uint8)(ptr) = uint8(u)
 		case 16:
-			*(*int16)(ptr) = int16(n)
+			*(*uint16)(ptr) = uint16(u)
 		case 32:
-			*(*int32)(ptr) = int32(n)
+			*(*uint32)(ptr) = uint32(u)
 		default:
-			*(*int64)(ptr) = n
+			*(*uint64)(ptr) = u
 		}
 		return true
+	}
+	limit := uint64(1) << (p.bits - 1) // |min| of the type
+	if !neg && u >= limit || neg && u > limit {
+		return false
+	}
+	n := int64(u)
+	if neg {
+		n = -n
+	}
+	switch p.bits {
+	case 8:
+		*(*int8)(ptr) = int8(n)
+	case 16:
+		*(*int16)(ptr) = int16(n)
+	case 32:
+		*(*int32)(ptr) = int32(n)
+	default:
+		*(*int64)(ptr) = n
+	}
+	return true
+}
+
+// storeNumber stores the number num, which has JSON's number syntax, into
+// the float of p's type at ptr, as encoding/json does, and reports false
+// where encoding/json reports an error: a number out of range.
+func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
+	switch p.kind {
 	case dFloat32:
 		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 32)
 		if err != nil {
@@ -499,10 +595,6 @@ func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
 		*(*float32)(ptr) = float32(f)
 		return true
 	case dFloat64:
-		if f, ok := shortFloat64(num); ok {
-			*(*float64)(ptr) = f
-			return true
-		}
 		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
 		if err != nil {
 			return false
@@ -517,45 +609,52 @@ func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
 var float64Pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// shortFloat64 returns the float64 nearest to num, which has JSON's number
-// syntax, if num has no exponent and at most 15 digits, and reports
-// whether it did; for another number it leaves the work to
-// strconv.ParseFloat. Its digits as an integer m are below 2^53 and its
-// fraction has k <= 15 digits, so m and 10^k are exact float64s and
-// m / 10^k, one IEEE division, is the nearest float64 to num, as
-// strconv.ParseFloat returns (whose own fast path is the same), without
-// the cost of its general parse.
-func shortFloat64(num []byte) (float64, bool) {
-	neg := num[0] == '-'
-	i := 0
+// shortFloat64 reads the number at data[i] in one pass, if it is a JSON
+// number without an exponent and of at most 15 digits, and returns the
+// float64 nearest to it, the index after it, and true; for anything else
+// (an exponent, more digits, or bytes that are not a JSON number, such as a
+// leading zero before a digit or a point without digits) it returns false
+// and leaves the number to numberEnd and strconv.ParseFloat. Its digits as
+// an integer m are below 2^53 and its fraction has k <= 15 digits, so m and
+// 10^k are exact float64s and m / 10^k, one IEEE division, is the nearest
+// float64 to the number, as strconv.ParseFloat returns (whose own fast path
+// is the same), without the cost of its general parse.
+func shortFloat64(data []byte, i int) (float64, int, bool) {
+	neg := i < len(data) && data[i] == '-'
 	if neg {
-		i = 1
+		i++
 	}
+	start := i
 	var m uint64
-	digits, frac := 0, -1 // frac: the index of the first fraction digit
-	for ; i < len(num); i++ {
-		c := num[i]
-		switch {
-		case isDigit(c):
-			m = m*10 + uint64(c-'0')
-			digits++
-		case c == '.':
-			frac = i + 1
-		default:
-			return 0, false // an exponent
+	for ; i < len(data) && isDigit(data[i]); i++ {
+		m = m*10 + uint64(data[i]-'0') // wraps past 19 digits, refused below
+	}
+	digits := i - start
+	if digits == 0 || digits > 1 && data[start] == '0' {
+		return 0, 0, false
+	}
+	frac := 0
+	if i < len(data) && data[i] == '.' {
+		i++
+		fstart := i
+		for ; i < len(data) && isDigit(data[i]); i++ {
+			m = m*10 + uint64(data[i]-'0')
+		}
+		if frac = i - fstart; frac == 0 {
+			return 0, 0, false
 		}
 	}
-	if digits > 15 {
-		return 0, false
+	if digits+frac > 15 || i < len(data) && (data[i] == 'e' || data[i] == 'E' || data[i] == '.') {
+		return 0, 0, false
 	}
 	f := float64(m)
-	if frac >= 0 {
-		f /= float64Pow10[len(num)-frac]
+	if frac > 0 {
+		f /= float64Pow10[frac]
 	}
 	if neg {
 		f = -f
 	}
-	return f, true
+	return f, i, true
 }
 
 // object decodes the members of the object whose '{' is before d.i into
@@ -573,34 +672,20 @@ func (d *fastDecoder) object(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		if i >= len(d.data) || d.data[i] != '"' {
 			return false
 		}
-		key, ascii, ok := d.key()
-		if !ok {
-			return false
-		}
 		f := -1
-		if next < len(p.fields) && p.fields[next].name == string(key) {
-			f = next
-		} else {
-			for j := range p.fields {
-				if p.fields[j].name == string(key) {
-					f = j
-					break
-				}
+		if next < len(p.fields) {
+			// The next field's name, then a quote, is the whole key:
+			// a name holds no quote, backslash or control byte.
+			name := p.fields[next].name
+			if e := i + 1 + len(name); e < len(d.data) && d.data[e] == '"' && string(d.data[i+1:e]) == name {
+				f = next
+				d.i = e + 1
 			}
 		}
 		if f < 0 {
-			if !ascii {
-				// encoding/json folds the cases of Unicode runes,
-				// which may turn the key into one of the names (the
-				// Kelvin sign into K, a long s into S), v1 and v2
-				// by rules that differ.
+			var ok bool
+			if f, ok = d.member(p); !ok {
 				return false
-			}
-			for j := range p.fields {
-				if equalFoldASCII(p.fields[j].name, key) {
-					f = j
-					break
-				}
 			}
 		}
 		i = d.skipSpace()
@@ -639,6 +724,33 @@ func (d *fastDecoder) object(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	}
 }
 
+// member reads the key at d.i, one that is not simply the name of the field
+// expected next, and returns the index of the field it names, or -1 for
+// none.
+func (d *fastDecoder) member(p *dplan) (int, bool) {
+	key, ascii, ok := d.key()
+	if !ok {
+		return -1, false
+	}
+	for j := range p.fields {
+		if p.fields[j].name == string(key) {
+			return j, true
+		}
+	}
+	if !ascii {
+		// encoding/json folds the cases of Unicode runes, which may turn
+		// the key into one of the names (the Kelvin sign into K, a long s
+		// into S), v1 and v2 by rules that differ.
+		return -1, false
+	}
+	for j := range p.fields {
+		if equalFoldASCII(p.fields[j].name, key) {
+			return j, true
+		}
+	}
+	return -1, true
+}
+
 // equalFoldASCII reports whether the ASCII strings name and key are equal
 // but for the case of their letters.
 func equalFoldASCII(name string, key []byte) bool {
@@ -673,6 +785,7 @@ func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		d.i = i + 1
 		// [] is an empty slice, not nil.
 		if h.data == nil {
+			d.save(h)
 			h.data = unsafe.Pointer(&emptyArray)
 		}
 		h.len = 0
@@ -683,6 +796,7 @@ func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	for {
 		if n == h.cap {
 			// Grow keeps the elements and zeroes the new room.
+			d.save(h)
 			reflect.NewAt(p.typ, ptr).Elem().Grow(1)
 		}
 		h.len = n + 1
@@ -706,45 +820,10 @@ func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	}
 }
 
-// skipValue moves d.i past the value at d.i.
+// skipValue moves d.i past the value at d.i, and reports false if it is not
+// valid JSON, or would nest containers deeper than isValid allows.
 func (d *fastDecoder) skipValue() bool {
-	i := d.skipSpace()
-	if i >= len(d.data) {
-		return false
-	}
-	switch d.data[i] {
-	case '"':
-		i = stringEnd(d.data, i)
-	case '{', '[':
-		depth := 0
-		for i < len(d.data) {
-			switch d.data[i] {
-			case '"':
-				if i = stringEnd(d.data, i); i < 0 {
-					return false
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					d.i = i + 1
-					return true
-				}
-			}
-			i++
-		}
-		return false
-	case 't':
-		i = literalEnd(d.data, i, "true")
-	case 'f':
-		i = literalEnd(d.data, i, "false")
-	case 'n':
-		i = literalEnd(d.data, i, "null")
-	default:
-		i = numberEnd(d.data, i)
-	}
+	i := validEnd(d.data, d.skipSpace(), maxValidDepth-d.nest)
 	if i < 0 {
 		return false
 	}

@@ -3,6 +3,7 @@ package jsonpool
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -137,15 +138,15 @@ func TestFastDecodeTaken(t *testing.T) {
 		if !isValid([]byte(c.in)) {
 			t.Fatalf("invalid test input %s", c.in)
 		}
-		if got := fastDecode([]byte(c.in), &v); got != c.want {
+		if got := fastDecode([]byte(c.in), &v, true) == fastDone; got != c.want {
 			t.Errorf("fastDecode(%s) = %v, want %v", c.in, got, c.want)
 		}
 	}
 }
 
-// FuzzFastDecodeRaw feeds fastDecode any bytes, valid JSON or not, which
-// its callers never do: it must not panic, nor accept what isValid refuses
-// for a document of objects, arrays and strings.
+// FuzzFastDecodeRaw feeds fastDecode any bytes, valid JSON or not: it must
+// not panic, must accept nothing isValid refuses, and must report on
+// failure whether isValid accepts the input.
 //
 //	go test -run '^$' -fuzz FuzzFastDecodeRaw -fuzztime 1m ./jsonpool
 func FuzzFastDecodeRaw(f *testing.F) {
@@ -153,15 +154,56 @@ func FuzzFastDecodeRaw(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var v fiOrder
-		fastDecode(data, &v)
-		var r fiRec
-		fastDecode(data, &r)
-		var s []string
-		if fastDecode(data, &s) && !isValid(data) {
-			// A []string document is strings, commas and brackets:
-			// the fast path checks all of their syntax itself.
-			t.Errorf("fastDecode(%q) into []string accepted invalid JSON", data)
+		valid := isValid(data)
+		check := func(into string, r fastResult) {
+			t.Helper()
+			switch {
+			case r == fastDone && !valid:
+				t.Errorf("fastDecode(%q) into %s accepted invalid JSON", data, into)
+			case r != fastDone && (r == fastValid) != valid:
+				t.Errorf("fastDecode(%q) into %s = %d, isValid = %v", data, into, r, valid)
+			}
 		}
+		var v fiOrder
+		check("fiOrder", fastDecode(data, &v, true))
+		var r fiRec
+		check("fiRec", fastDecode(data, &r, false))
+		var s []string
+		check("[]string", fastDecode(data, &s, true))
 	})
+}
+
+// TestFastDecodeNestingBound checks that the fast path, which checks the
+// syntax itself, stops at isValid's nesting bound, in the containers it
+// decodes and in those of an unknown member it skips: it succeeds exactly
+// where isValid accepts.
+func TestFastDecodeNestingBound(t *testing.T) {
+	for _, n := range []int{maxValidDepth - 2, maxValidDepth - 1, maxValidDepth, maxValidDepth + 1} {
+		// {"kids":[{"kids":[ ... {} ... ]}]}: n containers.
+		var b strings.Builder
+		for k := 0; k < n/2; k++ {
+			b.WriteString(`{"kids":[`)
+		}
+		if n%2 == 1 {
+			b.WriteString(`{}`)
+		}
+		for k := 0; k < n/2; k++ {
+			b.WriteString(`]}`)
+		}
+		kids := b.String()
+		// {"next":{"v":1,"x":[[ ... ]]}}: 2 objects and n-2 arrays.
+		skipped := `{"next":{"v":1,"x":` + strings.Repeat("[", n-2) + strings.Repeat("]", n-2) + `}}`
+		for _, doc := range []string{kids, skipped} {
+			data := []byte(doc)
+			valid := isValid(data)
+			if valid != (n <= maxValidDepth) {
+				t.Fatalf("isValid of %d levels = %v", n, valid)
+			}
+			var r fiRec
+			got := fastDecode(data, &r, true)
+			if want := map[bool]fastResult{true: fastDone, false: fastInvalid}[valid]; got != want {
+				t.Errorf("fastDecode of %d levels (%.30s...) = %d, want %d", n, doc, got, want)
+			}
+		}
+	}
 }

@@ -156,7 +156,7 @@ func TestFastDecodeStringsEveryPosition(t *testing.T) {
 						if err := json.Unmarshal([]byte(doc), &want); err != nil {
 							t.Fatal(err)
 						}
-						if !fastDecode([]byte(doc), &got) || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+						if fastDecode([]byte(doc), &got, true) != fastDone || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 							t.Fatalf("fastDecode(%q) = %q, want %q", doc, got, want)
 						}
 						continue
@@ -165,10 +165,10 @@ func TestFastDecodeStringsEveryPosition(t *testing.T) {
 					if err := json.Unmarshal([]byte(doc2), &wantM); err != nil {
 						t.Fatal(err)
 					}
-					if !fastDecode([]byte(doc2), &gotM) || gotM != wantM {
+					if fastDecode([]byte(doc2), &gotM, true) != fastDone || gotM != wantM {
 						t.Fatalf("fastDecode(%q) = %q, want %q", doc2, gotM.A, wantM.A)
 					}
-					_ = fastDecode([]byte(doc), &gotM) // an unknown key: no panic
+					_ = fastDecode([]byte(doc), &gotM, true) // an unknown key: no panic
 				}
 			}
 		}
@@ -177,31 +177,56 @@ func TestFastDecodeStringsEveryPosition(t *testing.T) {
 
 // TestShortFloat64 holds shortFloat64 to strconv.ParseFloat, bit for bit
 // (the sign of zero too), on numbers of 1 to 17 digits with the point at
-// every place, signed and not, random and at the edges of 15 digits; and
-// checks that it leaves exponents and longer numbers to ParseFloat.
+// every place, signed and not, random and at the edges of 15 digits; checks
+// that it leaves exponents and longer numbers to ParseFloat; and that it
+// ends a number where numberEnd does, and takes nothing that is not a JSON
+// number, followed by what may follow one.
 func TestShortFloat64(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	check := func(num string) {
 		t.Helper()
-		got, ok := shortFloat64([]byte(num))
-		digits := strings.Count(num, "") - 1 - strings.Count(num, "-") - strings.Count(num, ".")
-		if strings.ContainsAny(num, "eE") || digits > 15 {
-			if ok {
-				t.Fatalf("shortFloat64(%s) = %v, true; want it left to ParseFloat", num, got)
+		for _, after := range []string{"", ",", "]", " ", "}x"} {
+			data := []byte(num + after)
+			got, end, ok := shortFloat64(data, 0)
+			// The number numberEnd finds, which the decoder then
+			// needs followed by a separator.
+			ne := numberEnd(data, 0)
+			if ne < 0 {
+				if ok {
+					t.Fatalf("shortFloat64(%s) = %v, %d, true; want false for no number", data, got, end)
+				}
+				continue
 			}
-			return
-		}
-		want, err := strconv.ParseFloat(num, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok || math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("shortFloat64(%s) = %v (%#x), %v; want %v (%#x)", num, got, math.Float64bits(got), ok, want, math.Float64bits(want))
+			n := string(data[:ne])
+			digits := strings.Count(n, "") - 1 - strings.Count(n, "-") - strings.Count(n, ".")
+			if strings.ContainsAny(n, "eE") || digits > 15 {
+				if ok {
+					t.Fatalf("shortFloat64(%s) = %v, %d, true; want it left to ParseFloat", data, got, end)
+				}
+				continue
+			}
+			if !ok {
+				if ne == len(num) {
+					t.Fatalf("shortFloat64(%s) = false, want %s taken", data, n)
+				}
+				continue // 01, 1.5.5: left to numberEnd, which ends early
+			}
+			want, err := strconv.ParseFloat(n, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end != ne || math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("shortFloat64(%s) = %v (%#x), %d; want %v (%#x), %d", data, got, math.Float64bits(got), end,
+					want, math.Float64bits(want), ne)
+			}
 		}
 	}
 	for _, num := range []string{"0", "-0", "0.0", "-0.0", "1", "-1", "0.1", "0.378", "1.001", "999999999999999",
 		"-999999999999999", "9007199254740993", "0.000000000000001", "0.00000000000000000001", "123456789012345.6",
-		"1e5", "1.5E-3", "-0e0", "0.30000000000000004", "4503599627370497.5", "99999999999999.99"} {
+		"1e5", "1.5E-3", "-0e0", "0.30000000000000004", "4503599627370497.5", "99999999999999.99",
+		// Not JSON numbers, or not only one.
+		"", "-", "--1", "+1", "01", "-01", "00", "00.5", "1.", "-1.", ".5", "-.5", "1.e5", "1.5.5", "1..5", "0x1", "1-",
+		"1.5e", "1e+", "12345678901234567890123", "1.2345678901234567890123"} {
 		check(num)
 	}
 	for n := 1; n <= 17; n++ {

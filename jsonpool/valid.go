@@ -15,23 +15,31 @@ import "math/bits"
 // this is a loop over the bytes with the state in local variables, and
 // costs a fraction of it.
 func isValid(data []byte) bool {
+	i := validEnd(data, skipSpace(data, 0), maxValidDepth)
+	return i >= 0 && skipSpace(data, i) == len(data)
+}
+
+// validEnd checks the JSON value that starts at data[i], with no white
+// space before it, and returns the index just after it, or -1 if it is
+// not valid JSON or holds containers nested more than room deep.
+func validEnd(data []byte, i, room int) int {
 	// inArray is whether the innermost open container is an array; open
 	// holds the same for the ones around it: bit d is set if the d-th
 	// open container, counting from 1, is an array (bit 0, for none, is
 	// clear). It lives on the stack.
 	var open [maxValidDepth / 64]uint64
+	room = min(room, maxValidDepth)
 	depth := 0
 	inArray := false
-	i := skipSpace(data, 0)
 	for {
 		// A value starts at i.
 		if i >= len(data) {
-			return false
+			return -1
 		}
 		switch c := data[i]; c {
 		case '{', '[':
-			if depth == maxValidDepth {
-				return false
+			if depth >= room {
+				return -1
 			}
 			if inArray {
 				open[uint(depth)/64] |= 1 << (uint(depth) % 64)
@@ -49,46 +57,46 @@ func isValid(data []byte) bool {
 			}
 			if c == '{' {
 				if i = objectKey(data, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			continue // the first element's value starts at i
 		case '"':
 			if i = stringEnd(data, i); i < 0 {
-				return false
+				return -1
 			}
 		case 't':
 			if i = literalEnd(data, i, "true"); i < 0 {
-				return false
+				return -1
 			}
 		case 'f':
 			if i = literalEnd(data, i, "false"); i < 0 {
-				return false
+				return -1
 			}
 		case 'n':
 			if i = literalEnd(data, i, "null"); i < 0 {
-				return false
+				return -1
 			}
 		default:
 			if i = numberEnd(data, i); i < 0 {
-				return false
+				return -1
 			}
 		}
 		// A value ended at i: close containers, or find the next value.
 		for {
-			i = skipSpace(data, i)
 			if depth == 0 {
-				return i == len(data)
+				return i
 			}
+			i = skipSpace(data, i)
 			if i >= len(data) {
-				return false
+				return -1
 			}
 			c := data[i]
 			if c == ',' {
 				i = skipSpace(data, i+1)
 				if !inArray {
 					if i = objectKey(data, i); i < 0 {
-						return false
+						return -1
 					}
 				}
 				break
@@ -99,7 +107,7 @@ func isValid(data []byte) bool {
 				i++
 				continue
 			}
-			return false
+			return -1
 		}
 	}
 }
