@@ -65,8 +65,9 @@ type encEface struct {
 // writes it without its newline, to b. handled is false when v's type has
 // no plan or encoding/json would fail on v; b's appended bytes must then
 // be discarded (b[:len(b) before the call]). It may write to b's spare
-// capacity beyond what it appends (keys are written as whole words): b
-// must be the encoder's own buffer, or memory nothing else reads.
+// capacity beyond what it appends (keys and strings are written as whole
+// words), never past its capacity: b must be the encoder's own buffer, or
+// memory nothing else reads.
 func encAppendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
 	if v == nil {
 		return b, false
@@ -117,6 +118,7 @@ func buildEncTopPlan(t reflect.Type) *encTopPlan {
 type encPlanBuilder struct {
 	visiting map[reflect.Type]bool // types being built: a recursive type is unsupported
 	failed   bool
+	plain    map[reflect.Type][]encPlainField // the fields of the plain structs built (see encPlainFields)
 }
 
 var (
@@ -251,6 +253,30 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 		return nil
 	}
 	size := et.Size()
+	if et.Kind() == reflect.String {
+		// Strings, and slices of plain structs below, are written by a
+		// loop of their own, without an indirect call per element.
+		return encStrings
+	}
+	if plain := pb.plain[et]; plain != nil {
+		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+			s := (*encSlice)(p)
+			if s.data == nil {
+				return append(b, "null"...), true
+			}
+			b = append(b, '[')
+			for i := 0; i < s.len; i++ {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				var ok bool
+				if b, ok = encPlainStruct(b, unsafe.Add(s.data, uintptr(i)*size), plain, html); !ok {
+					return b, false
+				}
+			}
+			return append(b, ']'), true
+		}
+	}
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 		s := (*encSlice)(p)
 		if s.data == nil {
@@ -268,6 +294,23 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 		}
 		return append(b, ']'), true
 	}
+}
+
+// encStrings writes a slice of a string kind without methods (build
+// refuses those with methods).
+func encStrings(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+	s := *(*[]string)(p)
+	if s == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i, e := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = encAppendString(b, e, html)
+	}
+	return append(b, ']'), true
 }
 
 func encBytes(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
@@ -320,6 +363,10 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 		return nil
 	}
 	if plain := encPlainFields(fields); plain != nil {
+		if pb.plain == nil {
+			pb.plain = map[reflect.Type][]encPlainField{}
+		}
+		pb.plain[t] = plain
 		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 			return encPlainStruct(b, p, plain, html)
 		}
@@ -373,12 +420,16 @@ func encKindOf(t reflect.Type) encKind {
 // omitted, none through an embedded pointer: its key is written with the
 // byte before it, { for the first field and a comma for the others.
 type encPlainField struct {
-	off    uintptr
-	pre    string // `{"name":` or `,"name":`
-	lo, hi uint64 // pre's first and last eight bytes, if 8 <= len(pre) <= 16
-	kind   encKind
-	fn     encFn
+	off   uintptr
+	pre   string    // `{"name":` or `,"name":`
+	words [3]uint64 // pre in three words, zero-padded, if len(pre) <= encKeyWords
+	kind  encKind
+	fn    encFn
 }
+
+// encKeyWords is the longest pre written as the three words of
+// encPlainField.words; a longer one is appended.
+const encKeyWords = 24
 
 // encPlainFields returns fields as encPlainStruct takes them, or nil if
 // one of them may be omitted or is an embedded pointer's (or there are
@@ -397,9 +448,12 @@ func encPlainFields(fields []encField) []encPlainField {
 			pre = "{" + f.key
 		}
 		pf := encPlainField{off: f.off, pre: pre, kind: f.kind, fn: f.fn}
-		if n := len(pre); n >= 8 && n <= 16 {
-			pf.lo = binary.LittleEndian.Uint64([]byte(pre[:8]))
-			pf.hi = binary.LittleEndian.Uint64([]byte(pre[n-8:]))
+		if len(pre) <= encKeyWords {
+			var w [encKeyWords]byte
+			copy(w[:], pre)
+			for j := range pf.words {
+				pf.words[j] = binary.LittleEndian.Uint64(w[8*j:])
+			}
 		}
 		plain[i] = pf
 	}
@@ -407,25 +461,28 @@ func encPlainFields(fields []encField) []encPlainField {
 }
 
 // encRoom is the spare capacity encPlainStruct makes before each field:
-// enough for a key of 16 bytes written as two words and any integer.
+// enough for a key written as three words and, after the longest such
+// key, any integer (20 bytes at most).
 const encRoom = 48
 
 // encPlainStruct writes the struct at p, of fields, with the closing
-// brace. It writes keys of 8 to 16 bytes as two overlapping words, which
-// may write bytes of b's spare capacity beyond what it appends: b is the
-// encoder's own buffer, never a caller's.
+// brace. It writes keys as whole words, which may write bytes of b's
+// spare capacity beyond what it appends: b is the encoder's own buffer,
+// never a caller's.
 func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html bool) (_ []byte, ok bool) {
 	for i := range fields {
 		f := &fields[i]
 		if cap(b)-len(b) < encRoom {
 			b = encGrow(b, encRoom)
 		}
-		if n, k := len(b), len(f.pre); uint(k-8) <= 8 {
+		if k := len(f.pre); k <= encKeyWords {
 			// Within b's spare capacity (encRoom bytes at least), which
 			// is not checked again.
-			w := (*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
-			binary.LittleEndian.PutUint64(w[:8], f.lo)
-			binary.LittleEndian.PutUint64(w[k-8:], f.hi)
+			n := len(b)
+			w := (*[encKeyWords]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
+			binary.LittleEndian.PutUint64(w[0:8], f.words[0])
+			binary.LittleEndian.PutUint64(w[8:16], f.words[1])
+			binary.LittleEndian.PutUint64(w[16:24], f.words[2])
 			b = b[:n+k]
 		} else {
 			b = append(b, f.pre...)
@@ -434,10 +491,28 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 		switch f.kind {
 		case encKindString:
 			b = encAppendString(b, *(*string)(fp), html)
-		case encKindInt64:
-			b = encAppendInt(b, *(*int64)(fp))
-		case encKindInt:
-			b = encAppendInt(b, int64(*(*int)(fp)))
+		case encKindInt64, encKindInt:
+			// Written here, not by a call (which would cost the loop's
+			// state reloaded after it), into the room left after the
+			// key: encRoom-encKeyWords = 24 bytes at least, where an
+			// integer takes 20 at most (a sign and 19 digits).
+			var v int64
+			if f.kind == encKindInt64 {
+				v = *(*int64)(fp)
+			} else {
+				v = int64(*(*int)(fp))
+			}
+			u, n := uint64(v), len(b)
+			d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)
+			if v < 0 {
+				u = -u // |v|, MinInt64 included
+				*(*byte)(d) = '-'
+				d = unsafe.Add(d, 1)
+				n++
+			}
+			l := encDecimalLen(u)
+			encPutDecimal(d, l, u)
+			b = b[:n+l]
 		case encKindBool:
 			if *(*bool)(fp) {
 				b = append(b, "true"...)
@@ -445,7 +520,15 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 				b = append(b, "false"...)
 			}
 		case encKindFloat64:
-			if b, ok = encAppendFloat(b, *(*float64)(fp), 64); !ok {
+			v := *(*float64)(fp)
+			if a := math.Abs(v); a >= 1e-6 && a < encMaxShort { // neither NaN nor infinite
+				var short []byte
+				if short, ok = encAppendShortDecimal(b, v, a); ok {
+					b = short
+					continue
+				}
+			}
+			if b, ok = encAppendFloatStrconv(b, v, 64); !ok {
 				return b, false
 			}
 		default:
@@ -821,6 +904,12 @@ func encAppendFloat(b []byte, f float64, bits int) ([]byte, bool) {
 			}
 		}
 	}
+	return encAppendFloatStrconv(b, f, bits)
+}
+
+// encAppendFloatStrconv is encAppendFloat through strconv alone, for a
+// float encAppendShortDecimal does not take.
+func encAppendFloatStrconv(b []byte, f float64, bits int) ([]byte, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return b, false
 	}
@@ -881,23 +970,33 @@ func encAppendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
 		if n/p != a {
 			continue
 		}
-		if f < 0 {
-			b = append(b, '-')
-		}
 		u := uint64(n)
-		if k == 0 {
-			return encAppendUint(b, u), true
-		}
-		pk := encPow10Int[k]
-		b = encAppendUint(b, u/pk)
-		if cap(b)-len(b) < k+1 {
-			b = encGrow(b, k+1)
+		// At most a sign, 15 digits and a point.
+		if cap(b)-len(b) < 17 {
+			b = encGrow(b, 17)
 		}
 		at := len(b)
-		b = b[:at+1+k]
-		b[at] = '.'
-		encPutDigits(b[at+1:], u%pk) // the k places, zero-padded
-		return b, true
+		d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
+		if f < 0 {
+			*(*byte)(d) = '-'
+			d = unsafe.Add(d, 1)
+			at++
+		}
+		if k == 0 {
+			l := encDecimalLen(u)
+			encPutDecimal(d, l, u)
+			return b[:at+l], true
+		}
+		// The integer part's digits, then the k places as the last k
+		// digits of u%10^k + 10^k, whose leading 1 the point replaces.
+		// u < 10^15, so all of it fits in the 17 bytes made room for.
+		pk := encPow10Int[k]
+		ip, fp := u/pk, u%pk
+		l := encDecimalLen(ip)
+		encPutDecimal(unsafe.Add(d, l), 1+k, fp+pk)
+		encPutDecimal(d, l, ip)
+		*(*byte)(unsafe.Add(d, l)) = '.'
+		return b[:at+l+1+k], true
 	}
 	return b, false
 }
@@ -928,57 +1027,103 @@ func encString(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 // \u0026 when html is set, U+2028 and U+2029 always escaped, and each byte
 // of invalid UTF-8 replaced by \ufffd.
 //
-// Most strings need no escape at all: they are tested eight bytes at a
-// time (a string shorter than eight in one word of overlapping loads) and
-// written whole, those of up to 16 bytes as the words they were tested
-// in; the first word that may need an escape hands over to
-// encAppendStringFrom.
+// Most strings need no escape at all. encAppendString makes room for the
+// whole string and its quotes once, then copies it eight bytes at a time,
+// testing each word as it goes (a string shorter than eight in one word
+// of overlapping loads); the first word that needs an escape hands over
+// to encAppendStringFrom, which writes the string again from its opening
+// quote. The words are stored whole, so it may write b's spare capacity
+// beyond what it appends (never beyond its capacity): b is the encoder's
+// own buffer, or memory nothing else reads.
 func encAppendString(b []byte, s string, html bool) []byte {
 	n := len(s)
-	if n > 16 {
-		for i := 0; i < n-8; i += 8 {
-			if encUnplain(encLoad8(s[i:i+8]), html) != 0 {
-				return encAppendStringFrom(append(b, '"'), s, i, html)
-			}
-		}
-		if encUnplain(encLoad8(s[n-8:]), html) != 0 {
-			// The last eight bytes, overlapping those tested.
-			return encAppendStringFrom(append(b, '"'), s, n-8, html)
-		}
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
+	if cap(b)-len(b) < n+encStringRoom {
+		b = encGrow(b, n+encStringRoom)
 	}
-	if cap(b)-len(b) < 18 {
-		b = encGrow(b, 18)
+	k := &encWordNoHTML
+	if html {
+		k = &encWordHTML
 	}
 	at := len(b)
-	w := b[at : at+18]
-	switch {
-	case n >= 8:
-		lo, hi := encLoad8(s[:8]), encLoad8(s[n-8:])
-		if encUnplain(lo, html)|encUnplain(hi, html) != 0 {
-			return encAppendStringFrom(append(b, '"'), s, 0, html)
+	// Every store below is within b[at:at+n+2], which the room made
+	// above holds: the opening quote at at, the words of s at
+	// at+1+i for i+8 <= n, the closing quote at at+1+n.
+	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
+	*(*byte)(d) = '"'
+	if n >= 8 {
+		// The words at 0, 8, ... before the last, then the last eight
+		// bytes, overlapping the word before unless n is a multiple of 8.
+		p := unsafe.Pointer(unsafe.StringData(s))
+		for i := 0; i < n-8; i += 8 {
+			x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, 1+i))[:], x)
+			if !k.plain(x) {
+				return encAppendStringFrom(b[:at+1], s, i, html)
+			}
 		}
-		binary.LittleEndian.PutUint64(w[1:], lo)
-		binary.LittleEndian.PutUint64(w[n-7:], hi)
-	case n >= 4:
+		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, n-8))[:])
+		binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, n-7))[:], x)
+		if !k.plain(x) {
+			return encAppendStringFrom(b[:at+1], s, n-8, html)
+		}
+	} else if n >= 4 {
 		lo, hi := encLoad4(s[:4]), encLoad4(s[n-4:])
-		if encUnplain(uint64(lo)|uint64(hi)<<32, html) != 0 {
-			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		if !k.plain(uint64(lo) | uint64(hi)<<32) {
+			return encAppendStringFrom(b[:at+1], s, 0, html)
 		}
-		binary.LittleEndian.PutUint32(w[1:], lo)
-		binary.LittleEndian.PutUint32(w[n-3:], hi)
-	case n > 0:
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, 1))[:], lo)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, n-3))[:], hi)
+	} else if n > 0 {
 		c0, c1, c2 := s[0], s[n>>1], s[n-1]
-		if encUnplain(uint64(c0)|uint64(c1)<<8|uint64(c2)<<16|0x6161616161<<24, html) != 0 {
-			return encAppendStringFrom(append(b, '"'), s, 0, html)
+		if !k.plain(uint64(c0) | uint64(c1)<<8 | uint64(c2)<<16 | 0x6161616161<<24) {
+			return encAppendStringFrom(b[:at+1], s, 0, html)
 		}
-		w[1], w[1+n>>1], w[n] = c0, c1, c2
+		*(*byte)(unsafe.Add(d, 1)) = c0
+		*(*byte)(unsafe.Add(d, 1+n>>1)) = c1
+		*(*byte)(unsafe.Add(d, n)) = c2
 	}
-	w[0] = '"'
-	w[n+1] = '"'
+	*(*byte)(unsafe.Add(d, n+1)) = '"'
 	return b[:at+n+2]
+}
+
+// encStringRoom is the spare capacity encAppendString makes beyond the
+// string's length: its two quotes.
+const encStringRoom = 2
+
+// encWord holds the constants of encWord.plain for one mode. They are
+// read from memory, not written as constants: on amd64 a 64-bit
+// immediate costs an instruction of its own at every use, where a load
+// folds into the operation that uses it; and the mode is then a choice
+// of constants, not a branch per word.
+type encWord struct {
+	lo7, c60, bs, q, qm, lt, ltm uint64
+}
+
+// encWordHTML tests for ", &, < and > (and the rest) in html mode;
+// encWordNoHTML tests for the quote alone, twice.
+var (
+	encWordHTML   = encWord{0x7f * encOnes, 0x60 * encOnes, '\\' * encOnes, '"' * encOnes, 0x7b * encOnes, '<' * encOnes, 0x7d * encOnes}
+	encWordNoHTML = encWord{0x7f * encOnes, 0x60 * encOnes, '\\' * encOnes, '"' * encOnes, 0x7f * encOnes, '"' * encOnes, 0x7f * encOnes}
+)
+
+// plain reports whether the eight bytes of x (the first in the low byte)
+// all need no escape: each is ASCII from 0x20 up, not a quote or a
+// backslash, nor <, > or & in html mode.
+//
+// When every byte is below 0x80 no byte of the sums carries into the
+// next: x+0x60 has its high bit set for a byte of 0x20 and above, and
+// y+0x7f for y (of seven bits) other than 0, so the AND of the tests
+// has the high bit of every plain byte set and of no other. The quote
+// (0x22) and & (0x26) differ in bit 2 only, < (0x3c) and > (0x3e) in
+// bit 1 only: masking that bit out after the XOR (qm, ltm) makes both
+// bytes of each pair zero at once; without html the quote is tested
+// twice, so that & is not flagged. A byte of 0x80 and above clears its
+// own high bit through &^x, whatever the carries into it: the word is
+// then not plain, as it should be.
+func (k *encWord) plain(x uint64) bool {
+	lo7 := k.lo7
+	ok := (x + k.c60) & ((x ^ k.bs) + lo7) & (((x ^ k.q) & k.qm) + lo7) & (((x ^ k.lt) & k.ltm) + lo7)
+	return ok&^x|lo7 == ^uint64(0)
 }
 
 // encLoad4 returns the first four bytes of s, the first in the low byte.
@@ -1117,11 +1262,63 @@ func encLoad8(s string) uint64 {
 // ---- times ----
 
 func encTime(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendTimeJSON(b, *(*time.Time)(p))
+	return encAppendTime(b, (*time.Time)(p))
 }
 
 func encKitTime(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendTimeJSON(b, (*Time)(p).Time)
+	return encAppendTime(b, &(*Time)(p).Time)
+}
+
+// encAppendTime appends what t.MarshalJSON returns to b, as appendTimeJSON
+// does. A time in UTC (the commonest in a response), of a year from 0 to
+// 9999, it writes itself, as time.RFC3339Nano formats it: the date and
+// the clock, a point and the nanoseconds with no trailing zero unless
+// they are 0, and Z. The rest, other zones and the errors included, are
+// appendTimeJSON's.
+func encAppendTime(b []byte, t *time.Time) ([]byte, bool) {
+	if t.Location() != time.UTC {
+		return appendTimeJSON(b, *t)
+	}
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return appendTimeJSON(b, *t)
+	}
+	h, mi, s := t.Clock()
+	ns := t.Nanosecond()
+	// "2006-01-02T15:04:05.999999999Z" and its quotes: 32 bytes.
+	if cap(b)-len(b) < 32 {
+		b = encGrow(b, 32)
+	}
+	at := len(b)
+	w := (*[32]byte)(b[at : at+32])
+	w[0] = '"'
+	w[1], w[2] = encPairs[y/100][0], encPairs[y/100][1]
+	w[3], w[4] = encPairs[y%100][0], encPairs[y%100][1]
+	w[5] = '-'
+	w[6], w[7] = encPairs[mo][0], encPairs[mo][1]
+	w[8] = '-'
+	w[9], w[10] = encPairs[d][0], encPairs[d][1]
+	w[11] = 'T'
+	w[12], w[13] = encPairs[h][0], encPairs[h][1]
+	w[14] = ':'
+	w[15], w[16] = encPairs[mi][0], encPairs[mi][1]
+	w[17] = ':'
+	w[18], w[19] = encPairs[s][0], encPairs[s][1]
+	n := 20
+	if ns != 0 {
+		// The nine digits of ns, zero-padded, as the last nine of
+		// ns+10^9, whose leading 1 the point replaces; then no
+		// trailing zero (ns is not 0, so a digit other than 0 stays).
+		encPutDecimal(unsafe.Pointer(&w[20]), 10, uint64(ns)+1e9)
+		w[20] = '.'
+		n = 30
+		for w[n-1] == '0' {
+			n--
+		}
+	}
+	w[n] = 'Z'
+	w[n+1] = '"'
+	return b[:at+n+2], true
 }
 
 // encAppendIndent appends src, compact JSON as the fast path writes it

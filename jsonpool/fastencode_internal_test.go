@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestEncUnplain8 holds the word-at-a-time test to the byte-at-a-time
@@ -43,6 +44,17 @@ func TestEncUnplain8(t *testing.T) {
 			if m&^encHighs != 0 {
 				t.Fatalf("encUnplain8(%q) = %#x sets bits other than high bits", w, m)
 			}
+			k := &encWordNoHTML
+			if html {
+				k = &encWordHTML
+			}
+			allPlain := true
+			for _, c := range w {
+				allPlain = allPlain && plainByte(c, html)
+			}
+			if got := k.plain(encLoad8(string(w))); got != allPlain {
+				t.Fatalf("encWord.plain(%q, html %v) = %v, want %v", w, html, got, allPlain)
+			}
 		}
 	}
 	base := []byte(strings.Repeat("a", 8))
@@ -63,6 +75,9 @@ func TestEncUnplain8(t *testing.T) {
 	for i := 0; i < 200000; i++ {
 		for j := range w {
 			w[j] = byte(r.IntN(0x90))
+			if i%2 == 1 {
+				w[j] = byte(r.IntN(256)) // bytes of 0x80 up, whose sums carry
+			}
 		}
 		check(w)
 	}
@@ -111,6 +126,8 @@ func TestEncAppendFloat(t *testing.T) {
 		fs = append(fs, f, -f, float64(n)/2)
 	}
 	var buf []byte
+	canary := make([]byte, 2+17+8)
+	shorts := 0
 	for _, f := range fs {
 		want, err := json.Marshal(f)
 		var ok bool
@@ -123,18 +140,47 @@ func TestEncAppendFloat(t *testing.T) {
 				t.Fatalf("encAppendFloat(%v) = %q, strconv writes %q", f, buf, s)
 			}
 		}
+		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort {
+			// The short decimal in exactly the 17 bytes of room it
+			// makes, before a canary; and strconv's path, which must
+			// agree with it.
+			for i := range canary {
+				canary[i] = 0xAA
+			}
+			if got, ok := encAppendShortDecimal(canary[:2:2+17], f, a); ok {
+				if string(got[2:]) != string(want) {
+					t.Fatalf("encAppendShortDecimal(%v) in 17 bytes of room = %q, encoding/json writes %q", f, got[2:], want)
+				}
+				shorts++
+			}
+			for i, c := range canary[2+17:] {
+				if c != 0xAA {
+					t.Fatalf("encAppendShortDecimal(%v) wrote byte %d past the room", f, i)
+				}
+			}
+			if got, _ := encAppendFloatStrconv(nil, f, 64); string(got) != string(want) {
+				t.Fatalf("encAppendFloatStrconv(%v) = %q, encoding/json writes %q", f, got, want)
+			}
+		}
+	}
+	if shorts < len(fs)/4 {
+		t.Errorf("encAppendShortDecimal took %d of %d floats: too few to test it", shorts, len(fs))
 	}
 }
 
 // TestEncAppendStringPositions holds encAppendString to encoding/json on
-// strings of every length from 0 to 20 made of plain bytes with one byte
-// of every value at every position (and a second one further on), so
-// that the short-string word, the eight-byte steps and the overlapping
-// last word each see every byte that needs an escape at every place; and
-// on two-byte and other UTF-8 sequences, whole and cut.
+// strings of every length from 0 to 40 made of plain bytes with one byte
+// of every value at every position (and, up to 24 bytes, a second one
+// further on), so that the short-string words, the eight-byte steps and
+// the overlapping last word each see every byte that needs an escape at
+// every place; and on two-byte and other UTF-8 sequences, whole and cut.
+// Each string is appended to a buffer without spare capacity (encGrow's
+// path) and to one of exactly the room encAppendString makes, followed
+// by a canary its word stores must leave alone.
 func TestEncAppendStringPositions(t *testing.T) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
+	backing := make([]byte, 64+encStringRoom+1+16)
 	check := func(s string) {
 		t.Helper()
 		for _, html := range []bool{true, false} {
@@ -147,17 +193,30 @@ func TestEncAppendStringPositions(t *testing.T) {
 			if got := encAppendString([]byte("x"), s, html); string(got[1:]) != string(want) || got[0] != 'x' {
 				t.Fatalf("encAppendString(%q, html %v) = %q, encoding/json writes %q", s, html, got, want)
 			}
+			room := 1 + len(s) + encStringRoom
+			for i := range backing {
+				backing[i] = 0xAA
+			}
+			got := encAppendString(backing[:1:room], s, html)
+			if string(got[1:]) != string(want) {
+				t.Fatalf("encAppendString(%q, html %v) with no more room than it makes = %q, encoding/json writes %q", s, html, got[1:], want)
+			}
+			for i, c := range backing[room:] {
+				if c != 0xAA {
+					t.Fatalf("encAppendString(%q, html %v) wrote byte %d past the buffer's capacity", s, html, i)
+				}
+			}
 		}
 	}
-	for n := 0; n <= 20; n++ {
-		base := []byte(strings.Repeat("abcdefgh", 3)[:n])
+	for n := 0; n <= 40; n++ {
+		base := []byte(strings.Repeat("abcdefgh", 5)[:n])
 		check(string(base))
 		for pos := 0; pos < n; pos++ {
 			for c := 0; c < 256; c++ {
 				w := append([]byte(nil), base...)
 				w[pos] = byte(c)
 				check(string(w))
-				if pos+3 < n {
+				if pos+3 < n && n <= 24 {
 					for _, other := range []byte{'"', '&', '<', 0x01, 0xc3, 0x80, 0xe2} {
 						w[pos+3] = other
 						check(string(w))
@@ -171,6 +230,95 @@ func TestEncAppendStringPositions(t *testing.T) {
 		check(s)
 		check(s + "abcdefgh")
 		check("abcdefg" + s)
+		check(s + "abcdefghijklmnopqrstuvw")
+	}
+}
+
+// TestEncAppendTime holds the UTC writer to appendTimeJSON (which the
+// time tests hold to time.Time's MarshalJSON) and to json.Marshal: every
+// year's first and last nanosecond at the edges 0 and 9999 and beyond,
+// fractions with every number of trailing zeros, random instants, times
+// with a monotonic reading, and zones other than UTC (which take
+// appendTimeJSON's path), in a buffer of exactly the room it makes.
+func TestEncAppendTime(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var ts []time.Time
+	for _, y := range []int{-1, 0, 1, 999, 1000, 1969, 1970, 2000, 2026, 9998, 9999, 10000} {
+		ts = append(ts, time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y, 12, 31, 23, 59, 59, 999999999, time.UTC),
+			time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC).Add(-1), time.Date(y, 2, 29, 12, 0, 0, 1, time.UTC))
+	}
+	for z := 0; z <= 9; z++ {
+		ns := 123456789 / int(math.Pow10(z)) * int(math.Pow10(z))
+		ts = append(ts, time.Date(2026, 11, 22, 10, 31, 7, ns, time.UTC), time.Date(2026, 11, 22, 10, 31, 7, int(math.Pow10(z)), time.UTC))
+	}
+	for i := 0; i < 20000; i++ {
+		tm := time.Date(r.IntN(10000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1e9), time.UTC)
+		if i%3 == 0 {
+			tm = tm.Truncate(time.Duration(math.Pow10(r.IntN(10))))
+		}
+		ts = append(ts, tm)
+	}
+	now := time.Now()
+	ts = append(ts, now, now.UTC(), now.In(time.FixedZone("UTC", 0)), now.In(time.FixedZone("", 3600)),
+		time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", -23*3600-59*60)), time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", 24*3600)))
+	backing := make([]byte, 3+32+16)
+	for _, tm := range ts {
+		want, wantOK := appendTimeJSON(nil, tm)
+		m, err := json.Marshal(tm)
+		if wantOK != (err == nil) || wantOK && string(m) != string(want) {
+			t.Fatalf("appendTimeJSON(%v) = %s, %v; json.Marshal %s, %v", tm, want, wantOK, m, err)
+		}
+		got, ok := encAppendTime(nil, &tm)
+		if ok != wantOK || ok && string(got) != string(want) {
+			t.Fatalf("encAppendTime(%v) = %s, %v; want %s, %v", tm, got, ok, want, wantOK)
+		}
+		for i := range backing {
+			backing[i] = 0xAA
+		}
+		got, ok = encAppendTime(backing[:3:3+32], &tm)
+		if ok != wantOK || ok && string(got[3:]) != string(want) {
+			t.Fatalf("encAppendTime(%v) in 32 bytes of room = %s, %v; want %s, %v", tm, got[3:], ok, want, wantOK)
+		}
+		for i, c := range backing[3+32:] {
+			if c != 0xAA {
+				t.Fatalf("encAppendTime(%v) wrote byte %d past the buffer's capacity", tm, i)
+			}
+		}
+	}
+}
+
+// TestEncSliceLoops holds the loops of slices of strings and of plain
+// structs to encoding/json: nil, empty, one and several elements, in
+// both modes.
+func TestEncSliceLoops(t *testing.T) {
+	type plain struct {
+		A string `json:"a"`
+		B int    `json:"b"`
+	}
+	type outer struct {
+		S []string `json:"s"`
+		P []plain  `json:"p"`
+	}
+	vs := []any{
+		&[]string{}, &[]string{"<a&b>"}, &[]string{"x", "", "Café \"q\"", strings.Repeat("z", 30)},
+		&[]plain{}, &[]plain{{"a", 1}}, &[]plain{{"<", -1}, {}, {"é\n", 1 << 40}},
+		&outer{}, &outer{S: []string{}, P: []plain{}}, &outer{S: []string{"a", "b"}, P: []plain{{"c", 2}, {"d", 3}}},
+	}
+	var buf bytes.Buffer
+	for _, v := range vs {
+		for _, html := range []bool{true, false} {
+			buf.Reset()
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(html)
+			if err := enc.Encode(v); err != nil {
+				t.Fatal(err)
+			}
+			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+			got, ok := encAppendFast(nil, v, html)
+			if !ok || string(got) != string(want) {
+				t.Fatalf("%T %v, html %v: %q, %v; encoding/json writes %q", v, v, html, got, ok, want)
+			}
+		}
 	}
 }
 
@@ -210,22 +358,48 @@ func TestEncPlainStructKeys(t *testing.T) {
 			A string `json:"abcdefghijklmn"`
 			B string `json:"abcdefghijklmno"`
 		}
+		// Names of 19, 20, 21 and 26 bytes: pre (the name, its quotes,
+		// the colon and the byte before) of 23, 24 (the longest written
+		// as words), 25 and 30 bytes, before values of every kind.
+		k6 struct {
+			A int64   `json:"abcdefghijklmnopqrs"`
+			B string  `json:"abcdefghijklmnopqrst"`
+			C float64 `json:"abcdefghijklmnopqrstu"`
+			D bool    `json:"abcdefghijklmnopqrstuvwxyz"`
+			E int     `json:"abcdefghijklmnopqrst2"`
+			F int64   `json:"abcdefghijklmnopqrs2"`
+			G float64 `json:"abcdefghijklmnopqr2"`
+		}
+		k7 struct {
+			A int64 `json:"abcdefghijklmnopqrst"`
+		}
 	)
 	one := k1{"x<y", -12345, true, 2.5, 7}
 	vs := []any{
 		&one, &k2{"é", 1 << 40, false, -0.001, -9, "", "0123456789abcdefXYZ", []int{1, 22, 333}, one},
 		&k3{-1, k2{}, []k1{one, {}}}, &k4{99}, &k5{"a", "bb"}, &[]k4{{1}, {22}},
+		&k6{math.MinInt64, "<&>", 0.1, true, math.MaxInt, -1, 1e300}, &k6{}, &[]k7{{math.MinInt64}, {}},
+		&[]k6{{1, "", -2.5, false, 0, math.MaxInt64, math.Inf(1) - math.Inf(1)}}, // NaN: encoding/json's error
 	}
 	for _, v := range vs {
 		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, spare := range []int{0, 1, 7, 17, 47, 48, 100} {
-			buf := make([]byte, 3, 3+spare)
-			got, ok := encAppendFast(buf, v, true)
-			if !ok || string(got[3:]) != string(want) {
+		for spare := 0; spare <= 100; spare++ {
+			backing := make([]byte, 3+spare+16)
+			for i := range backing {
+				backing[i] = 0xAA
+			}
+			got, ok := encAppendFast(backing[:3:3+spare], v, true)
+			if err != nil {
+				if ok {
+					t.Fatalf("%T: the fast path writes %q where encoding/json fails: %v", v, got[3:], err)
+				}
+			} else if !ok || string(got[3:]) != string(want) {
 				t.Fatalf("%T with %d spare bytes: %q, %v; encoding/json writes %q", v, spare, got[3:], ok, want)
+			}
+			for i, c := range backing[3+spare:] {
+				if c != 0xAA {
+					t.Fatalf("%T with %d spare bytes: byte %d past the buffer's capacity written", v, spare, i)
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package jsonpool
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/digits"
 )
@@ -10,12 +11,14 @@ import (
 //
 // strconv.AppendInt formats into an array of its own and copies the digits
 // to dst, through a function that serves every base. The encoder's
-// numbers are decimal and mostly short: encAppendUint counts the digits
-// first, makes room in b once, and writes the digits straight into it,
-// two at a time from digits.Pairs, from the last to the first. The text
-// is the decimal notation of the value, as strconv writes it: the tests
-// hold the two to each other at every power of ten, its neighbours and
-// the extremes of each integer kind.
+// numbers are decimal and mostly short: encAppendDecimal counts the
+// digits first, makes room in b once, and encPutDecimal writes them
+// straight into it, two at a time (one 16-bit load from encPairs, one
+// store), from the last to the first; encPlainStruct does the same for
+// its integer fields in the room it has made already. The text is the decimal notation of
+// the value, as strconv writes it: the tests hold the two to each other
+// at every power of ten, its neighbours and the extremes of each integer
+// kind, and check that nothing is written past the room.
 
 // encPow10U64[i] is 10^i, for every power of ten a uint64 holds (the
 // rest of the 32 is never read: the length lets an index masked by 31
@@ -80,53 +83,44 @@ func encAppendDecimal(b []byte, u uint64, neg bool) []byte {
 	if cap(b)-len(b) < n {
 		b = encGrow(b, n)
 	}
-	end := len(b) + n
-	d := b[len(b):end]
+	at := len(b)
+	// b[at:at+n] is within b's capacity: the minus sign at at, and the
+	// digits, which encPutDecimal writes after it.
+	d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
 	if neg {
-		d[0] = '-'
+		*(*byte)(d) = '-'
 	}
-	i := len(d)
-	for u >= 100 && i >= 2 {
-		q := u / 100
-		r := uint(u-q*100) * 2
-		u = q
-		i -= 2
-		d[i+1] = digits.Pairs[r+1]
-		d[i] = digits.Pairs[r]
+	if neg {
+		encPutDecimal(unsafe.Add(d, 1), n-1, u)
+	} else {
+		encPutDecimal(d, n, u)
 	}
-	if u >= 10 && i >= 2 {
-		r := uint(u) * 2 % 200
-		d[i-1] = digits.Pairs[r+1]
-		d[i-2] = digits.Pairs[r]
-	} else if i >= 1 {
-		d[i-1] = byte('0' + u%10)
-	}
-	return b[:end]
+	return b[:at+n]
 }
 
-// encPutDigits writes the decimal digits of u into d, the last in d's
-// last byte, and the leading ones as far as d reaches: with len(d) the
-// number of digits of u, its exact text; longer, zero-padded on the left.
-func encPutDigits(d []byte, u uint64) {
-	i := len(d)
-	for u >= 100 && i >= 2 {
+// encPairs holds the two digits of every number below 100, as
+// digits.Pairs does, as arrays that one load and one store copy.
+var encPairs = func() (p [100][2]byte) {
+	for i := range p {
+		p[i] = [2]byte{digits.Pairs[2*i], digits.Pairs[2*i+1]}
+	}
+	return p
+}()
+
+// encPutDecimal writes the n = encDecimalLen(u) digits of u to d[0:n],
+// two at a time from the last. The caller owns those bytes. Every
+// pointer it makes points into them: d+n, one past the last, may be past
+// the end of b's array, which even unsafe.Add must not point to.
+func encPutDecimal(d unsafe.Pointer, n int, u uint64) {
+	for u >= 100 {
 		q := u / 100
-		r := uint(u-q*100) * 2
+		n -= 2                                            // >= 1: u has three digits or more
+		*(*[2]byte)(unsafe.Add(d, n)) = encPairs[u-q*100] // < 100
 		u = q
-		i -= 2
-		d[i+1] = digits.Pairs[r+1]
-		d[i] = digits.Pairs[r]
 	}
-	if i >= 2 {
-		r := uint(u) * 2 % 200
-		i -= 2
-		d[i+1] = digits.Pairs[r+1]
-		d[i] = digits.Pairs[r]
-	} else if i == 1 {
-		d[0] = byte('0' + u%10)
-		i = 0
-	}
-	for ; i > 0; i-- {
-		d[i-1] = '0'
+	if u >= 10 {
+		*(*[2]byte)(unsafe.Add(d, n-2)) = encPairs[u] // n == 2
+	} else {
+		*(*byte)(unsafe.Add(d, n-1)) = byte('0' + u) // n == 1
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+	"unsafe"
 )
 
 // TestEncAppendInt holds the in-place integer writer to strconv and to
@@ -43,6 +44,7 @@ func TestEncAppendInt(t *testing.T) {
 	copy(tight, "ab,")
 	roomy := make([]byte, 3, 64)
 	copy(roomy, "ab,")
+	canary := make([]byte, encRoom+8)
 	for _, u := range us {
 		want := strconv.FormatUint(u, 10)
 		if m, _ := json.Marshal(u); string(m) != want {
@@ -62,33 +64,63 @@ func TestEncAppendInt(t *testing.T) {
 		}
 		check(encAppendInt(tight, i), "ab,", want, i)
 		check(encAppendInt(roomy, i), "ab,", want, i)
+		// The plain-struct writer, after the longest key it writes as
+		// words, in exactly the room it makes (encRoom) before a canary.
+		for _, v := range []any{&struct {
+			A int64 `json:"abcdefghijklmnopqrst"`
+		}{i}, &struct {
+			A int `json:"abcdefghijklmnopqrst"`
+		}{int(i)}} {
+			if v, ok := v.(*struct {
+				A int `json:"abcdefghijklmnopqrst"`
+			}); ok && int64(v.A) != i {
+				continue // int is narrower than int64 here
+			}
+			for j := range canary {
+				canary[j] = 0xAA
+			}
+			got, ok := encAppendFast(canary[:0:encRoom], v, true)
+			if w := `{"abcdefghijklmnopqrst":` + want + `}`; !ok || string(got) != w {
+				t.Fatalf("encAppendFast(%T{%d}) = %q, %v; want %q", v, i, got, ok, w)
+			}
+			for j, c := range canary[encRoom:] {
+				if c != 0xAA {
+					t.Fatalf("encAppendFast(%T{%d}) wrote byte %d past the room", v, i, j)
+				}
+			}
+		}
 	}
 	if string(tight) != "ab," || string(roomy) != "ab," {
 		t.Fatalf("the prefix changed: %q %q", tight, roomy)
 	}
 }
 
-// TestEncPutDigits checks the zero-padded form the float writer uses: u
-// in exactly n places, for n from 1 to 20 and u below 10^n.
-func TestEncPutDigits(t *testing.T) {
+// TestEncPutDecimal checks the backward digit writer on its own: u's
+// digits, exactly encDecimalLen(u) of them, just before the end it is
+// given, and nothing before them or from the end on, for 0, every power
+// of ten and its neighbours, the largest uint64 and random values.
+func TestEncPutDecimal(t *testing.T) {
+	us := []uint64{0, 1, 9, 10, 11, 99, 100, 101, math.MaxUint64, math.MaxUint64 - 1}
+	for _, p := range encPow10U64[:20] {
+		us = append(us, p-1, p, p+1)
+	}
 	r := rand.New(rand.NewPCG(13, 14))
-	for n := 1; n <= 20; n++ {
-		for j := 0; j < 2000; j++ {
-			u := r.Uint64()
-			if n < 20 {
-				u %= encPow10U64[n]
-			}
-			if j < 3 {
-				u = []uint64{0, 1, 7}[j]
-			}
-			d := make([]byte, n)
-			encPutDigits(d, u)
-			want := strconv.FormatUint(u, 10)
-			for len(want) < n {
-				want = "0" + want
-			}
-			if string(d) != want {
-				t.Fatalf("encPutDigits(%d places, %d) = %q, want %q", n, u, d, want)
+	for i := 0; i < 100000; i++ {
+		us = append(us, r.Uint64()>>r.UintN(64))
+	}
+	var buf [8 + 20 + 8]byte
+	for _, u := range us {
+		for i := range buf {
+			buf[i] = 0xAA
+		}
+		n := encDecimalLen(u)
+		encPutDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
+		if got, want := string(buf[8+20-n:8+20]), strconv.FormatUint(u, 10); got != want {
+			t.Fatalf("encPutDecimal(%d) wrote %q, want %q", u, got, want)
+		}
+		for i, c := range buf {
+			if (i < 8+20-n || i >= 8+20) && c != 0xAA {
+				t.Fatalf("encPutDecimal(%d) wrote byte %d, outside its %d digits", u, i, n)
 			}
 		}
 	}
