@@ -364,6 +364,23 @@ func appendQuoted[S ~string | ~[]byte](dst []byte, start int, open string, s S, 
 	return append(dst, '\''), nil
 }
 
+// reserve checks least, the fewest bytes the arguments and the query can
+// take, against o.MaxSize before anything is allocated, and makes room in
+// dst past start for estimate bytes, at most o.MaxSize, so that a result of
+// the usual size needs one allocation at most.
+func reserve(dst []byte, start, least, estimate int, o *Options) ([]byte, error) {
+	if o.MaxSize > 0 {
+		if least > o.MaxSize {
+			return dst, &SizeError{Max: o.MaxSize}
+		}
+		estimate = min(estimate, o.MaxSize)
+	}
+	if cap(dst)-start < estimate {
+		dst = grow(dst, start, estimate, o)
+	}
+	return dst, nil
+}
+
 // room returns dst with room for n more bytes, or a *SizeError when they
 // would take this call's output, begun at start, past o.MaxSize: the limit
 // is checked before dst grows.

@@ -173,16 +173,10 @@ func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byt
 		least += l
 		estimate += e
 	}
-	if o.MaxSize > 0 {
-		if least > o.MaxSize {
-			return dst, &SizeError{Max: o.MaxSize}
-		}
-		estimate = min(estimate, o.MaxSize)
+	dst, err := reserve(dst, start, least, estimate, o)
+	if err != nil {
+		return dst, err
 	}
-	if cap(dst)-start < estimate {
-		dst = grow(dst, start, estimate, o)
-	}
-	var err error
 	for n, seg := range p.segs {
 		if o.MaxSize > 0 || cap(dst)-len(dst) < len(seg) {
 			if dst, err = roomSlow(dst, start, len(seg), o); err != nil {

@@ -117,14 +117,9 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		least += l
 		estimate += e
 	}
-	if o.MaxSize > 0 {
-		if least > o.MaxSize {
-			return dst, &SizeError{Max: o.MaxSize}
-		}
-		estimate = min(estimate, o.MaxSize)
-	}
-	if cap(dst)-start < estimate {
-		dst = grow(dst, start, estimate, o)
+	dst, err := reserve(dst, start, least, estimate, o)
+	if err != nil {
+		return dst, err
 	}
 	n := 0    // placeholders seen
 	last := 0 // start of the query text not yet copied
