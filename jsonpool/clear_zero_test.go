@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"runtime"
-	"sync"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/jsonpool"
 )
 
@@ -105,20 +104,7 @@ func TestClearZeroesEveryKind(t *testing.T) {
 
 	// The same with the garbage collector running: the typed stores
 	// keep its write barriers, and nothing it frees is still reachable.
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				runtime.GC()
-			}
-		}
-	}()
+	pooltest.CollectConcurrently(t)
 	for k := 0; k < 2000; k++ {
 		v := fill()
 		jsonpool.Clear(v)
@@ -126,6 +112,4 @@ func TestClearZeroesEveryKind(t *testing.T) {
 			t.Fatalf("Clear left %+v", v)
 		}
 	}
-	close(stop)
-	wg.Wait()
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -556,20 +555,7 @@ func TestFastDecodeConcurrent(t *testing.T) {
 		}
 	}
 	p := jsonpool.NewPool[fdOrder]()
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() { // collect while the goroutines decode
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				runtime.GC()
-			}
-		}
-	}()
-	defer func() { close(stop); <-done }()
+	pooltest.CollectConcurrently(t) // while the goroutines decode
 	pooltest.Stress(t, 8, 200, func(g int, holders *sync.Map) (func() error, error) {
 		k := (g * 7) % docs
 		v, err := jsonpool.Unmarshal(p, inputs[k])

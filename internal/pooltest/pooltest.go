@@ -28,6 +28,28 @@ func PinGC(t testing.TB) {
 	})
 }
 
+// CollectConcurrently runs the garbage collector over and over on a
+// goroutine of its own until the test ends, so that a pointer written
+// without a write barrier, or memory freed while still reachable, shows up
+// in what the test checks. It is PinGC's opposite.
+func CollectConcurrently(t testing.TB) {
+	t.Helper()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done })
+}
+
 // SkipIfRace skips tests that need an object put into a pool to come back,
 // or that count allocations: under the race detector sync.Pool drops one
 // Put in four on purpose, and the detector's instrumentation allocates.

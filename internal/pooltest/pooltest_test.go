@@ -97,3 +97,32 @@ func TestWantAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectConcurrently checks that collections run while the test does,
+// and that the collecting goroutine has stopped once the test's cleanup
+// ran: no collection starts after it.
+func TestCollectConcurrently(t *testing.T) {
+	var ms runtime.MemStats
+	t.Run("collecting", func(t *testing.T) {
+		runtime.ReadMemStats(&ms)
+		before := ms.NumGC
+		CollectConcurrently(t)
+		for i := 0; i < 1000; i++ {
+			runtime.ReadMemStats(&ms)
+			if ms.NumGC >= before+3 {
+				return
+			}
+			runtime.Gosched()
+		}
+		t.Errorf("NumGC went from %d to %d while collecting, want 3 more", before, ms.NumGC)
+	})
+	runtime.ReadMemStats(&ms)
+	after := ms.NumGC
+	for i := 0; i < 100; i++ {
+		runtime.Gosched()
+	}
+	runtime.ReadMemStats(&ms)
+	if ms.NumGC != after {
+		t.Errorf("NumGC went from %d to %d after the test that collected ended", after, ms.NumGC)
+	}
+}
