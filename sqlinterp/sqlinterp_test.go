@@ -442,6 +442,29 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// wantBounded calls appendTo on a new dst of 0 and of 100 bytes, and
+// checks that it fails with a *SizeError having allocated no more than
+// twice limit, and returns dst as it was, its capacity grown by at most
+// limit.
+func wantBounded(t *testing.T, name string, limit int, appendTo func(dst []byte) ([]byte, error)) {
+	t.Helper()
+	for _, prefix := range []int{0, 100} {
+		var got []byte
+		var err error
+		n := allocated(func() { got, err = appendTo(make([]byte, prefix)) })
+		var se *SizeError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: error %v, want a *SizeError", name, err)
+		}
+		if n > 2*uint64(limit) {
+			t.Errorf("%s (dst of %d bytes): allocated %d bytes for a limit of %d", name, prefix, n, limit)
+		}
+		if len(got) != prefix || cap(got) > prefix+limit {
+			t.Errorf("%s (dst of %d bytes): returned len %d cap %d, want len %d, cap at most %d", name, prefix, len(got), cap(got), prefix, prefix+limit)
+		}
+	}
+}
+
 // TestMaxSizeBoundsMemory pins issue 11 item 2: the limit is checked before
 // dst grows, and dst never grows past MaxSize, so hostile argument sizes
 // cannot make Append allocate (or a driver's per-connection buffer keep)
@@ -471,23 +494,9 @@ func TestMaxSizeBoundsMemory(t *testing.T) {
 		{"huge query text", "SELECT ?" + huge, []driver.Value{int64(1)}, opts},
 	}
 	for _, tc := range tests {
-		for _, prefix := range []int{0, 100} {
-			var got []byte
-			var err error
-			n := allocated(func() {
-				got, err = Append(make([]byte, prefix), tc.query, tc.args, tc.opts)
-			})
-			var se *SizeError
-			if !errors.As(err, &se) {
-				t.Errorf("%s: error %v, want a *SizeError", tc.name, err)
-			}
-			if n > 2<<20 {
-				t.Errorf("%s (dst of %d bytes): Append allocated %d bytes for a limit of %d", tc.name, prefix, n, limit)
-			}
-			if len(got) != prefix || cap(got) > prefix+limit {
-				t.Errorf("%s (dst of %d bytes): returned len %d cap %d, want len %d, cap at most %d", tc.name, prefix, len(got), cap(got), prefix, prefix+limit)
-			}
-		}
+		wantBounded(t, tc.name, limit, func(dst []byte) ([]byte, error) {
+			return Append(dst, tc.query, tc.args, tc.opts)
+		})
 	}
 	// A result that fits: dst grows to no more than the limit, however the
 	// estimate or escapes would have grown it.
