@@ -150,13 +150,16 @@ func (a *accessHandler) log(aw *accessWriter, r *http.Request, start time.Time, 
 // Header returns the underlying writer's header map.
 func (aw *accessWriter) Header() http.Header { return aw.w.Header() }
 
-// WriteHeader records the first final status (1xx informational headers
-// other than 101 are passed on without being recorded) and passes code on.
+// WriteHeader passes code on and then records it if it is the first final
+// status (1xx informational headers other than 101 are not recorded). The
+// code is recorded only once the writer underneath has taken it: net/http
+// panics on a code outside 100-999 before sending anything, and the line
+// must then say 500, not the code that was never sent.
 func (aw *accessWriter) WriteHeader(code int) {
+	aw.w.WriteHeader(code)
 	if aw.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
 		aw.status = code
 	}
-	aw.w.WriteHeader(code)
 }
 
 // Write passes p on and counts the bytes the writer underneath took.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -258,6 +259,49 @@ func TestAccessLogPanic(t *testing.T) {
 		t.Fatalf("lines after a panic: %v", recs)
 	}
 	checkCommon(t, recs[0], "POST", "/p", 500, 0)
+}
+
+// A handler that sends an invalid status makes net/http panic before any
+// header goes out; the line says 500, as for any panic before a header,
+// and never the code that was not sent. Both net/http's server and
+// httptest's recorder are tried, since both refuse such a code.
+func TestAccessLogInvalidStatus(t *testing.T) {
+	for _, code := range []int{1000, 99, -1, 0} {
+		var out syncBuffer
+		h := AccessLog(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(code)
+			_, _ = io.WriteString(w, "never sent")
+		}), &out)
+
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("WriteHeader(%d) through a recorder did not panic", code)
+				}
+			}()
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/r", nil))
+		}()
+
+		srv := httptest.NewServer(h)
+		srv.Config.ErrorLog = log.New(io.Discard, "", 0) // net/http logs the panic
+		resp, err := srv.Client().Get(srv.URL + "/s")
+		if err == nil {
+			resp.Body.Close()
+			t.Errorf("WriteHeader(%d): the server answered %s, want the connection closed", code, resp.Status)
+		}
+		srv.Close()
+
+		recs := out.lines(t)
+		if len(recs) != 2 {
+			t.Fatalf("WriteHeader(%d): %d lines, want 2: %v", code, len(recs), recs)
+		}
+		for i, path := range []string{"/r", "/s"} {
+			if recs[i]["panic"] != "true" {
+				t.Errorf("WriteHeader(%d) %s: no panic=true in %v", code, path, recs[i])
+			}
+			checkCommon(t, recs[i], "GET", path, 500, 0)
+		}
+	}
 }
 
 // Concurrent requests through a real server, under -race in CI: every
