@@ -189,9 +189,14 @@ func compressBound(n int) int {
 // limit whenever src comes from outside: a few kilobytes of gzip can
 // expand to gigabytes.
 //
-// On error AppendDecompress returns dst as it was given, with ErrEmpty,
-// ErrLimit, or an error wrapping ErrCorrupt or ErrTruncated. The result is
-// the caller's: no pool keeps any part of it. When dst has room for the
+// On error AppendDecompress returns ErrEmpty, ErrLimit, or an error
+// wrapping ErrCorrupt or ErrTruncated, and dst extended by the bytes it
+// had decompressed before the error (none for ErrEmpty), which the caller
+// drops by keeping out[:len(dst)]. It returns them, rather than dst as
+// given, because they were written into dst's spare capacity: an
+// Append-style function writes nothing past the length it returns, where
+// the memory may be a neighbouring part of the caller's buffer. The result
+// is the caller's: no pool keeps any part of it. When dst has room for the
 // output it allocates nothing.
 //
 // dst may overlap src (AppendDecompress(buf[:0], buf, limit) decompresses
@@ -218,10 +223,7 @@ func AppendDecompress(dst, src []byte, limit int64) ([]byte, error) {
 	if scratch != nil {
 		bytebuf.Put(scratch) // read to the end: no reference remains
 	}
-	if err != nil {
-		return dst, err
-	}
-	return out, nil
+	return out, err
 }
 
 // spareOverlaps reports whether the spare capacity of dst, which appending

@@ -126,3 +126,46 @@ func TestCollectConcurrently(t *testing.T) {
 		t.Errorf("NumGC went from %d to %d after the test that collected ended", after, ms.NumGC)
 	}
 }
+
+// failRecorder records Errorf instead of failing the test it wraps.
+type failRecorder struct {
+	testing.TB
+	failed bool
+}
+
+func (r *failRecorder) Errorf(string, ...any) { r.failed = true }
+
+func TestWithinLength(t *testing.T) {
+	cases := []struct {
+		name     string
+		appendTo func(dst []byte) ([]byte, error)
+		fail     bool
+	}{
+		{"in place", func(dst []byte) ([]byte, error) { return append(dst, "abc"...), nil }, false},
+		{"grown", func(dst []byte) ([]byte, error) { return append(dst, make([]byte, 100)...), nil }, false},
+		{"a byte past the result", func(dst []byte) ([]byte, error) {
+			out := append(dst, "abc"...)
+			_ = append(out, '\n')
+			return out, nil
+		}, true},
+		{"dst back after writing its spare capacity", func(dst []byte) ([]byte, error) {
+			_ = append(dst, "partial"...)
+			return dst, nil
+		}, true},
+		{"empty result after writing", func(dst []byte) ([]byte, error) {
+			_ = append(dst, 'x')
+			return dst[:0], nil
+		}, true},
+		{"prefix changed", func(dst []byte) ([]byte, error) {
+			dst[0] = 'X'
+			return dst, nil
+		}, true},
+	}
+	for _, c := range cases {
+		r := &failRecorder{TB: t}
+		WithinLength(r, c.name, []byte("pre"), 16, c.appendTo)
+		if r.failed != c.fail {
+			t.Errorf("%s: WithinLength failed=%v, want %v", c.name, r.failed, c.fail)
+		}
+	}
+}
