@@ -12,7 +12,7 @@ import (
 // room B has to spare, so that a B set to a sub-slice of a larger buffer
 // never clobbers what follows it.
 func TestAppendWritesWithinLength(t *testing.T) {
-	when := time.Date(2026, 11, 26, 7, 30, 0, 123456789, time.FixedZone("", -(3*3600 + 30*60)))
+	when := time.Date(2026, 11, 26, 7, 30, 0, 123456789, time.FixedZone("", -(3*3600+30*60)))
 	appenders := map[string]func(b *Buffer){
 		"AppendInt":      func(b *Buffer) { b.AppendInt(math.MinInt64) },
 		"AppendUint":     func(b *Buffer) { b.AppendUint(math.MaxUint64) },
