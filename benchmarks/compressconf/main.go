@@ -17,11 +17,48 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"strings"
 )
 
 func main() {
 	if zstdCmd == "" {
 		fmt.Fprintln(os.Stderr, "compressconf: Debian's zstd command is not installed; zstd bodies are checked by klauspost's decoder alone")
 	}
+	fmt.Printf("%s, %s, %s.\n\n", runtime.Version(), zstdVersion(), strings.Join(peerVersions(), ", "))
 	run(middlewares).markdown(os.Stdout)
+}
+
+// peerVersions lists the module versions of the peer middlewares this
+// binary was built with.
+func peerVersions() []string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return []string{"module versions unknown"}
+	}
+	var vs []string
+	for _, d := range info.Deps {
+		switch d.Path {
+		case "github.com/klauspost/compress", "github.com/CAFxX/httpcompression",
+			"github.com/NYTimes/gziphandler", "github.com/go-chi/chi/v5":
+			vs = append(vs, d.Path+" "+d.Version)
+		}
+	}
+	return vs
+}
+
+// zstdVersion names the zstd command that checks zstd bodies.
+func zstdVersion() string {
+	if zstdCmd == "" {
+		return "no zstd command"
+	}
+	out, err := exec.Command(zstdCmd, "-V").Output()
+	if err != nil {
+		return "zstd -V: " + err.Error()
+	}
+	v := strings.Trim(strings.TrimSpace(string(out)), "* ")
+	v, _, _ = strings.Cut(v, ", by")
+	return v
 }
