@@ -64,19 +64,15 @@ type response struct {
 }
 
 // get sends a request with the given method and header fields (name,
-// value pairs; a name with the value "\x00" is sent with an empty value)
-// and reads the whole response.
+// value pairs; an empty value is sent as an empty field) and reads the
+// whole response.
 func (s *server) get(method string, fields ...string) (*response, error) {
 	req, err := http.NewRequest(method, s.ts.URL+"/", nil)
 	if err != nil {
 		return nil, err
 	}
 	for i := 0; i+1 < len(fields); i += 2 {
-		v := fields[i+1]
-		if v == "\x00" {
-			v = ""
-		}
-		req.Header[http.CanonicalHeaderKey(fields[i])] = append(req.Header[http.CanonicalHeaderKey(fields[i])], v)
+		req.Header.Add(fields[i], fields[i+1])
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
@@ -178,4 +174,16 @@ func zstdWindow(raw []byte) (uint64, error) {
 		raw = raw[n:]
 	}
 	return 0, errors.New("no zstd frame")
+}
+
+// noField is the Accept-Encoding of a request that has no such field.
+const noField = "-"
+
+// withAE returns fields and an Accept-Encoding field of value ae, or
+// fields alone when ae is noField.
+func withAE(ae string, fields ...string) []string {
+	if ae == noField {
+		return fields
+	}
+	return append(fields, "Accept-Encoding", ae)
 }

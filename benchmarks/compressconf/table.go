@@ -3,21 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"strings"
 	"sync"
 )
 
 // rows are the table's rows, in the order printed.
-var rows = slices3(negotiationRows, headerRows, writerRows, statusRows, sizeTypeRows)
-
-func slices3(groups ...[]row) []row {
-	var all []row
-	for _, g := range groups {
-		all = append(all, g...)
-	}
-	return all
-}
+var rows = slices.Concat(negotiationRows, headerRows, writerRows, statusRows, sizeTypeRows)
 
 // probe returns m's column: whether it answers "Accept-Encoding: zstd"
 // with zstd, which decides what the negotiation rows expect of it.
