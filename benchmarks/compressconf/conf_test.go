@@ -97,11 +97,12 @@ func TestRowNamesUnique(t *testing.T) {
 // status, type, size or existing Content-Encoding; it adds no Vary, keeps
 // ETag and Accept-Ranges, sniffs nothing, and hides Flusher, Hijacker and
 // Unwrap. Its zstd variant uses a 16 MiB window. It puts the same comment
-// in every gzip header, which is padding that does not vary.
-func careless(coding string) middleware {
+// in every gzip header, which is padding that does not vary. With always,
+// it compresses whatever Accept-Encoding says.
+func careless(coding string, always bool) middleware {
 	return middleware{name: "careless-" + coding, wrap: func(h http.Handler, _ setup) (http.Handler, error) {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !strings.Contains(r.Header.Get("Accept-Encoding"), coding) {
+			if !always && !strings.Contains(r.Header.Get("Accept-Encoding"), coding) {
 				h.ServeHTTP(w, r)
 				return
 			}
@@ -164,13 +165,40 @@ func TestRowsCatchMistakes(t *testing.T) {
 			"text types compressed":                         true,
 		},
 	}
-	tab := run([]middleware{careless("gzip"), careless("zstd")})
+	tab := run([]middleware{careless("gzip", false), careless("zstd", false)})
 	for j, coding := range []string{"gzip", "zstd"} {
 		want := passes[coding]
 		for i, r := range rows {
 			if got := tab.cells[i][j]; got.pass != want[r.name] {
 				t.Errorf("careless %s: %q passed=%t (%s), want %t", coding, r.name, got.pass, got.note, want[r.name])
 			}
+		}
+	}
+
+	// The rows both pass: a middleware that always compresses fails
+	// the first three, and one that never does fails the last.
+	none := middleware{name: "none", wrap: func(h http.Handler, _ setup) (http.Handler, error) { return h, nil }}
+	tab = run([]middleware{careless("gzip", true), none})
+	for j, names := range [][]string{{
+		"no or empty `Accept-Encoding` → identity",
+		"no acceptable coding: `identity;q=0`, `*;q=0`",
+		"Range, identity client",
+	}, {
+		"text types compressed",
+	}} {
+		for _, name := range names {
+			i := rowIndex(name)
+			if i < 0 {
+				t.Fatalf("no row %q", name)
+			}
+			if got := tab.cells[i][j]; got.pass {
+				t.Errorf("%s passes %q", tab.columns[j].m.name, name)
+			}
+		}
+	}
+	for i, r := range rows {
+		if passes["gzip"][r.name] && passes["zstd"][r.name] && tab.cells[i][0].pass && tab.cells[i][1].pass {
+			t.Errorf("no middleware here fails %q", r.name)
 		}
 	}
 }
