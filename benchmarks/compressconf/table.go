@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-
 	"strings"
 	"sync"
 )
