@@ -3,7 +3,10 @@ module github.com/poolkit/poolkit/benchmarks
 go 1.26.0
 
 require (
+	github.com/CAFxX/httpcompression v0.0.8
 	github.com/NYTimes/gziphandler v1.1.1
+	github.com/andybalholm/brotli v1.0.4
+	github.com/go-chi/chi/v5 v5.5.0
 	github.com/go-json-experiment/json v1.27.2
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/klauspost/compress v1.20.4
