@@ -36,6 +36,15 @@
 // the poison at reuse instead. A buffer that is never Put keeps its
 // mapping (nothing can tell whether its bytes are still in use); past
 // 16,384 mappings checked buffers fall back to poisoned heap memory.
+//
+// # Stats
+//
+// Pool.Stats returns a pool.Stats, the counts every poolkit pool shares,
+// so that poolstats and poolprom can publish the pool, and
+// Pool.Calibration the sizes it has learnt. Before poolkit 1.0 Stats
+// returned a bytebuf.Stats holding both: read Gets, Puts, News, Drops and
+// Counting from p.Stats() as before, and DefaultSize, MaxSize and
+// Calibrations from p.Calibration().
 package bytebuf
 
 import (

@@ -52,15 +52,15 @@ func ExampleAppendRFC3339() {
 	// Output: 2006-01-02T15:04:05-07:00 2006-01-02T15:04:05.12-07:00
 }
 
-func ExamplePool_Stats() {
+func ExamplePool_Calibration() {
 	var p bytebuf.Pool
 	for range 40000 { // enough traffic to calibrate
 		b := p.Get()
 		b.Write(make([]byte, 3000))
 		p.Put(b)
 	}
-	s := p.Stats()
-	fmt.Println("new buffers start at", s.DefaultSize, "bytes; kept up to", s.MaxSize)
+	c := p.Calibration()
+	fmt.Println("new buffers start at", c.DefaultSize, "bytes; kept up to", c.MaxSize)
 	// Output: new buffers start at 4096 bytes; kept up to 8192
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/poolkit/poolkit/internal/check"
+	"github.com/poolkit/poolkit/pool"
 )
 
 // MaxRetainedCap is the largest buffer capacity, in bytes, that any Pool
@@ -229,15 +230,31 @@ func (p *Pool) EnableStats() {
 	}
 }
 
-// Stats describes a Pool's traffic and calibration. The hit ratio, the
-// share of Gets served from the pool, is 1 - News/Gets.
-type Stats struct {
-	// Gets counts calls to Get and Puts calls to Put with a non-nil
-	// buffer, since EnableStats; both are zero without it.
-	Gets, Puts uint64
-	// News counts the buffers Get made because the pool was empty, since
-	// the pool was first used (since EnableStats when Gets is counted).
-	News uint64
+// Stats returns the pool's counts. Gets and Puts (Puts of a non-nil
+// buffer) count from EnableStats on and are zero without it. News and
+// Drops the pool keeps for its calibration and reports whether or not
+// it counts: News, the buffers Get made because the pool was empty, since
+// the pool was first used (since EnableStats once it counts); Drops, the
+// buffers Put refused because they were too large.
+func (p *Pool) Stats() pool.Stats {
+	// Read the hits before the news, so that a Get counted between the
+	// two loads makes Gets at least News.
+	hits := atomic.LoadUint64(&p.hits)
+	s := pool.Stats{
+		News:     p.news.Load(),
+		Drops:    p.drops.Load(),
+		Counting: atomic.LoadUint32(&p.maxSizeCut)&statsBit != 0,
+	}
+	if s.Counting {
+		s.News -= p.newsAtEnable.Load()
+		s.Gets = hits + s.News
+		s.Puts = p.puts.Load()
+	}
+	return s
+}
+
+// Calibration is what a Pool has learnt of the sizes it serves.
+type Calibration struct {
 	// DefaultSize is the capacity new buffers are made with, zero before
 	// the first calibration.
 	DefaultSize int
@@ -246,31 +263,16 @@ type Stats struct {
 	MaxSize int
 	// Calibrations counts how many times the pool has calibrated.
 	Calibrations uint64
-	// Drops counts the buffers Put refused because they were too large.
-	Drops uint64
-	// Counting reports whether EnableStats was called.
-	Counting bool
 }
 
-// Stats returns the pool's calibration state.
-func (p *Pool) Stats() Stats {
-	// Read the hits before the news, so that a Get counted between the
-	// two loads makes Gets at least News.
-	hits := atomic.LoadUint64(&p.hits)
-	s := Stats{
-		News:         p.news.Load(),
+// Calibration returns the sizes the pool has calibrated to. It needs no
+// EnableStats.
+func (p *Pool) Calibration() Calibration {
+	return Calibration{
 		DefaultSize:  int(p.defaultSize.Load()),
 		MaxSize:      p.maxKept(),
 		Calibrations: p.calibrations.Load(),
-		Drops:        p.drops.Load(),
-		Counting:     atomic.LoadUint32(&p.maxSizeCut)&statsBit != 0,
 	}
-	if s.Counting {
-		s.News -= p.newsAtEnable.Load()
-		s.Gets = hits + s.News
-		s.Puts = p.puts.Load()
-	}
-	return s
 }
 
 // dropped counts a dropped buffer, and recalibrates when drops have piled
@@ -355,7 +357,7 @@ func classSize(class int) int64 { return 1 << (minClassBits + class) }
 var defaultPool Pool
 
 // Default returns the package's default pool, the one Get and Put use, so
-// that its Stats can be read and published.
+// that its Stats and Calibration can be read and published.
 func Default() *Pool { return &defaultPool }
 
 // Get returns an empty buffer from the package's default pool. The buffer

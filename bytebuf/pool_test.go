@@ -13,13 +13,17 @@ import (
 	"github.com/poolkit/poolkit/bytebuf"
 	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
+	"github.com/poolkit/poolkit/pool"
 )
 
 func TestPoolZeroValue(t *testing.T) {
 	var p bytebuf.Pool
-	want := bytebuf.Stats{MaxSize: bytebuf.MaxRetainedCap}
-	if got := p.Stats(); got != want {
-		t.Fatalf("zero Pool.Stats() = %+v, want %+v", got, want)
+	if got := p.Stats(); got != (pool.Stats{}) {
+		t.Fatalf("zero Pool.Stats() = %+v, want all zero", got)
+	}
+	want := bytebuf.Calibration{MaxSize: bytebuf.MaxRetainedCap}
+	if got := p.Calibration(); got != want {
+		t.Fatalf("zero Pool.Calibration() = %+v, want %+v", got, want)
 	}
 	b := p.Get()
 	if b == nil || b.Len() != 0 {
@@ -94,12 +98,12 @@ func TestPoolCalibration(t *testing.T) {
 		b.Write(payload)
 		p.Put(b)
 	}
-	s := p.Stats()
-	if s.Calibrations == 0 {
-		t.Fatalf("no calibration after 40,000 Puts: %+v", s)
+	s, c := p.Stats(), p.Calibration()
+	if c.Calibrations == 0 {
+		t.Fatalf("no calibration after 40,000 Puts: %+v", c)
 	}
-	if s.DefaultSize != 1024 || s.MaxSize != 2048 {
-		t.Fatalf("calibrated to DefaultSize %d MaxSize %d, want 1024 and 2048 for 1000-byte buffers", s.DefaultSize, s.MaxSize)
+	if c.DefaultSize != 1024 || c.MaxSize != 2048 {
+		t.Fatalf("calibrated to DefaultSize %d MaxSize %d, want 1024 and 2048 for 1000-byte buffers", c.DefaultSize, c.MaxSize)
 	}
 
 	// Buffers far larger than the calibrated maximum are dropped.
@@ -111,8 +115,8 @@ func TestPoolCalibration(t *testing.T) {
 	// New buffers start at the calibrated size: drain the pool first.
 	runtime.GC()
 	runtime.GC()
-	if b := p.Get(); b.Cap() != s.DefaultSize || b == big {
-		t.Fatalf("Get from the empty calibrated pool = cap %d, want a new buffer of cap %d", b.Cap(), s.DefaultSize)
+	if b := p.Get(); b.Cap() != c.DefaultSize || b == big {
+		t.Fatalf("Get from the empty calibrated pool = cap %d, want a new buffer of cap %d", b.Cap(), c.DefaultSize)
 	}
 }
 
@@ -133,17 +137,17 @@ func TestPoolRecalibratesOnShift(t *testing.T) {
 	for range 40000 {
 		cycle(small)
 	}
-	before := p.Stats()
-	if before.MaxSize >= len(large) {
-		t.Fatalf("calibrated MaxSize %d on 100-byte buffers, want < %d", before.MaxSize, len(large))
+	before, beforeCal := p.Stats(), p.Calibration()
+	if beforeCal.MaxSize >= len(large) {
+		t.Fatalf("calibrated MaxSize %d on 100-byte buffers, want < %d", beforeCal.MaxSize, len(large))
 	}
 	const shifted = 4000
 	for range shifted {
 		cycle(large)
 	}
-	after := p.Stats()
-	if after.MaxSize < len(large) {
-		t.Fatalf("after %d Puts of 3,000 bytes MaxSize is still %d (%d drops): no recalibration", shifted, after.MaxSize, after.Drops-before.Drops)
+	after, afterCal := p.Stats(), p.Calibration()
+	if afterCal.MaxSize < len(large) {
+		t.Fatalf("after %d Puts of 3,000 bytes MaxSize is still %d (%d drops): no recalibration", shifted, afterCal.MaxSize, after.Drops-before.Drops)
 	}
 	if drops := after.Drops - before.Drops; drops > shifted/2 {
 		t.Fatalf("%d of %d Puts dropped after the shift, want the pool to adapt within half of them", drops, shifted)
@@ -197,10 +201,10 @@ func TestPoolMemoryBound(t *testing.T) {
 			p.Put(b)
 		}
 		grown := heap() - base
-		s := p.Stats()
-		t.Logf("stats %+v, heap growth %d KiB", s, grown>>10)
-		if s.Calibrations == 0 || s.MaxSize >= bigSize {
-			t.Fatalf("pool did not calibrate below 8 MiB: %+v", s)
+		s, c := p.Stats(), p.Calibration()
+		t.Logf("stats %+v, calibration %+v, heap growth %d KiB", s, c, grown>>10)
+		if c.Calibrations == 0 || c.MaxSize >= bigSize {
+			t.Fatalf("pool did not calibrate below 8 MiB: %+v", c)
 		}
 		// The first calibration comes after about 16,600 Puts, so the
 		// first 16 or so big buffers are kept and reused until then.
@@ -292,12 +296,12 @@ func TestPoolAllocs(t *testing.T) {
 			p.Put(b)
 		}
 		pooltest.SkipIfRace(t)
-		before := p.Stats().Calibrations
+		before := p.Calibration().Calibrations
 		if got := allocs.PerRun(60000, f); got != 0 {
 			t.Fatalf("Get + write + Put allocates %v times per run over 60,000 runs, want 0", got)
 		}
-		if p.Stats().Calibrations < before+2 {
-			t.Fatalf("only %d calibrations in 60,000 runs; the test should cover several", p.Stats().Calibrations-before)
+		if p.Calibration().Calibrations < before+2 {
+			t.Fatalf("only %d calibrations in 60,000 runs; the test should cover several", p.Calibration().Calibrations-before)
 		}
 	})
 	t.Run("package Get and Put", func(t *testing.T) {

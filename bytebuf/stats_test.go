@@ -7,6 +7,7 @@ import (
 
 	"github.com/poolkit/poolkit/bytebuf"
 	"github.com/poolkit/poolkit/internal/pooltest"
+	"github.com/poolkit/poolkit/pool"
 )
 
 // TestStats checks the counts after a known sequence of hits, misses and
@@ -36,7 +37,7 @@ func TestStats(t *testing.T) {
 	p.Put(nil)                                                           // not a Put
 	p.Put(o)
 	p.Put(n)
-	want := bytebuf.Stats{Gets: 13, Puts: 14, News: 2, Drops: 1, MaxSize: bytebuf.MaxRetainedCap, Counting: true}
+	want := pool.Stats{Gets: 13, Puts: 14, News: 2, Drops: 1, Counting: true}
 	if got := p.Stats(); got != want {
 		t.Errorf("Stats() = %+v\nwant      %+v", got, want)
 	}
@@ -52,7 +53,7 @@ func TestStatsOff(t *testing.T) {
 	p.Put(b)
 	p.Put(p.Get())
 	p.Put(&bytebuf.Buffer{B: make([]byte, 0, bytebuf.MaxRetainedCap+1)})
-	want := bytebuf.Stats{News: 1, Drops: 1, MaxSize: bytebuf.MaxRetainedCap}
+	want := pool.Stats{News: 1, Drops: 1}
 	if got := p.Stats(); got != want {
 		t.Errorf("Stats() = %+v, want %+v", got, want)
 	}
@@ -72,9 +73,9 @@ func TestStatsCalibrated(t *testing.T) {
 		b.B = append(b.B, make([]byte, 1000)...)
 		p.Put(b)
 	}
-	s := p.Stats()
-	if s.Calibrations == 0 || s.DefaultSize != 1024 || !s.Counting {
-		t.Fatalf("not calibrated to 1 KiB: %+v", s)
+	s, c := p.Stats(), p.Calibration()
+	if c.Calibrations == 0 || c.DefaultSize != 1024 || !s.Counting {
+		t.Fatalf("not calibrated to 1 KiB: %+v, %+v", c, s)
 	}
 	if s.Gets != cycles || s.Puts != cycles || s.News != 1 {
 		t.Errorf("Stats() = %+v, want %d Gets and Puts, 1 New", s, cycles)

@@ -67,3 +67,11 @@ func ExampleWithStats() {
 	fmt.Printf("gets=%d puts=%d news=%d drops=%d\n", s.Gets, s.Puts, s.News, s.Drops)
 	// Output: gets=2 puts=2 news=2 drops=1
 }
+
+func ExampleStats_HitRatio() {
+	// Counts as a pool's Stats method returns them: of 400 Gets, 100
+	// found the pool empty and made a new value.
+	s := pool.Stats{Gets: 400, Puts: 390, News: 100, Counting: true}
+	fmt.Printf("%.0f%% of Gets reused a value\n", 100*s.HitRatio())
+	// Output: 75% of Gets reused a value
+}

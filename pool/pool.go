@@ -274,8 +274,8 @@ func (p *Pool[T]) putSlow(v T) {
 	p.values.Put(box)
 }
 
-// Stats returns the pool's counters. They are all zero unless the pool was
-// made with WithStats.
+// Stats returns the pool's counts. They are all zero, and Counting is
+// false, unless the pool was made with WithStats.
 func (p *Pool[T]) Stats() Stats {
 	if p.stats == nil {
 		return Stats{}
@@ -287,18 +287,6 @@ func (p *Pool[T]) Stats() Stats {
 		Drops:    p.stats.drops.Load(),
 		Counting: true,
 	}
-}
-
-// Stats counts a pool's traffic since it was made. The hit ratio, the
-// share of Gets served from the pool, is 1 - News/Gets.
-type Stats struct {
-	Gets  uint64 // calls to Get
-	Puts  uint64 // calls to Put with a non-nil value
-	News  uint64 // Gets that found the pool empty and called New
-	Drops uint64 // Puts whose value the keep function refused
-	// Counting reports whether the pool was made WithStats; without it
-	// the counts are zero.
-	Counting bool
 }
 
 type counters struct {

@@ -7,6 +7,12 @@
 //	c.Add("buffers", &buffers)  // a *bytebuf.Pool or *slicepool.Pool: Add turns counting on
 //	prometheus.MustRegister(c)
 //
+// Add takes a poolstats.Source, any value with a method Stats()
+// pool.Stats, so a pool of your own that counts its traffic is exported
+// like poolkit's. Before poolkit 1.0 Add took an any and refused at run
+// time what was not a poolkit pool; calls with poolkit's pools compile
+// unchanged.
+//
 // The metrics, each with a pool label holding the name given to Add:
 //
 //	poolkit_pool_gets_total                counter  calls to Get
@@ -28,6 +34,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/poolkit/poolkit/bytebuf"
 	"github.com/poolkit/poolkit/poolstats"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -55,22 +62,23 @@ var (
 // concurrent use. Make it with NewCollector.
 type Collector struct {
 	mu    sync.Mutex
-	pools map[string]any
+	pools map[string]poolstats.Source
 }
 
 // NewCollector returns a Collector with no pools.
 func NewCollector() *Collector {
-	return &Collector{pools: map[string]any{}}
+	return &Collector{pools: map[string]poolstats.Source{}}
 }
 
-// Add adds p under name, the value of the metrics' pool label. p is a
-// *pool.Pool made with pool.WithStats, a *slicepool.Pool or a
-// *bytebuf.Pool (bytebuf.Default() for the package-level one); Add turns
-// counting on for the last two (EnableStats), so call it before the pool
-// is used. It returns an error for any other p, and for a name already
-// added.
-func (c *Collector) Add(name string, p any) error {
-	if err := poolstats.Enable(p); err != nil {
+// Add adds src under name, the value of the metrics' pool label. src is
+// a *pool.Pool made with pool.WithStats, a *slicepool.Pool, a
+// *bytebuf.Pool (bytebuf.Default() for the package-level one) or a pool
+// of your own. Add calls poolstats.Enable, which turns counting on for
+// bytebuf and slicepool pools (EnableStats), so call it before the pool
+// is used. It returns an error for a src that does not count, and for a
+// name already added.
+func (c *Collector) Add(name string, src poolstats.Source) error {
+	if err := poolstats.Enable(src); err != nil {
 		return fmt.Errorf("poolprom: Add %q: %v", name, err)
 	}
 	c.mu.Lock()
@@ -78,7 +86,7 @@ func (c *Collector) Add(name string, p any) error {
 	if _, dup := c.pools[name]; dup {
 		return fmt.Errorf("poolprom: Add: a pool named %q is already added", name)
 	}
-	c.pools[name] = p
+	c.pools[name] = src
 	return nil
 }
 
@@ -98,18 +106,14 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	for name := range c.pools {
 		names = append(names, name)
 	}
-	pools := make([]any, len(names))
+	pools := make([]poolstats.Source, len(names))
 	sort.Strings(names)
 	for i, name := range names {
 		pools[i] = c.pools[name]
 	}
 	c.mu.Unlock()
 	for i, name := range names {
-		s, err := poolstats.Read(pools[i])
-		if err != nil {
-			ch <- prometheus.NewInvalidMetric(getsDesc, err) // Add checked p, so this does not happen
-			continue
-		}
+		s := pools[i].Stats()
 		counter := func(d *prometheus.Desc, v uint64) {
 			ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), name)
 		}
@@ -117,10 +121,11 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		counter(putsDesc, s.Puts)
 		counter(newsDesc, s.News)
 		counter(dropsDesc, s.Drops)
-		if s.Kind == "bytebuf" {
-			ch <- prometheus.MustNewConstMetric(defaultSizeDesc, prometheus.GaugeValue, float64(s.DefaultSize), name)
-			ch <- prometheus.MustNewConstMetric(maxSizeDesc, prometheus.GaugeValue, float64(s.MaxSize), name)
-			counter(calibrationsDesc, s.Calibrations)
+		if b, ok := pools[i].(interface{ Calibration() bytebuf.Calibration }); ok {
+			cal := b.Calibration()
+			ch <- prometheus.MustNewConstMetric(defaultSizeDesc, prometheus.GaugeValue, float64(cal.DefaultSize), name)
+			ch <- prometheus.MustNewConstMetric(maxSizeDesc, prometheus.GaugeValue, float64(cal.MaxSize), name)
+			counter(calibrationsDesc, cal.Calibrations)
 		}
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/poolprom"
+	"github.com/poolkit/poolkit/poolstats"
 	"github.com/poolkit/poolkit/slicepool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 type request struct{ body []byte }
@@ -43,7 +45,9 @@ func scrape(t *testing.T, reg *prometheus.Registry) map[string]*dto.MetricFamily
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
 		t.Fatalf("scrape: Content-Type %q", ct)
 	}
-	var p expfmt.TextParser
+	// Legacy validation: the names must be valid for every Prometheus
+	// release, not only those that accept UTF-8 names.
+	p := expfmt.NewTextParser(model.LegacyValidation)
 	mfs, err := p.TextToMetricFamilies(resp.Body)
 	if err != nil {
 		t.Fatalf("parsing the scrape: %v", err)
@@ -91,7 +95,8 @@ func TestCollector(t *testing.T) {
 	var ids slicepool.Pool[int64]
 
 	c := poolprom.NewCollector()
-	for name, p := range map[string]any{"requests": requests, "buffers": &buffers, "ids": &ids} {
+	jobs := &jobPool{stats: pool.Stats{Counting: true}}
+	for name, p := range map[string]poolstats.Source{"requests": requests, "buffers": &buffers, "ids": &ids, "jobs": jobs} {
 		if err := c.Add(name, p); err != nil {
 			t.Fatal(err)
 		}
@@ -125,6 +130,8 @@ func TestCollector(t *testing.T) {
 	for range 3 {
 		ids.Put(ids.Get(40))
 	}
+	// jobs: 2 misses, 5 hits, 1 drop.
+	jobs.stats = pool.Stats{Gets: 7, Puts: 6, News: 2, Drops: 1, Counting: true}
 
 	mfs := scrape(t, reg)
 	for _, w := range []struct {
@@ -148,14 +155,20 @@ func TestCollector(t *testing.T) {
 		{"poolkit_pool_puts_total", dto.MetricType_COUNTER, "ids", 3},
 		{"poolkit_pool_news_total", dto.MetricType_COUNTER, "ids", 1},
 		{"poolkit_pool_drops_total", dto.MetricType_COUNTER, "ids", 0},
+		{"poolkit_pool_gets_total", dto.MetricType_COUNTER, "jobs", 7},
+		{"poolkit_pool_puts_total", dto.MetricType_COUNTER, "jobs", 6},
+		{"poolkit_pool_news_total", dto.MetricType_COUNTER, "jobs", 2},
+		{"poolkit_pool_drops_total", dto.MetricType_COUNTER, "jobs", 1},
 	} {
 		got, ok := value(t, mfs, w.family, w.typ, w.pool)
 		if !ok || got != w.want {
 			t.Errorf("%s{pool=%q} = %v (present %v), want %v", w.family, w.pool, got, ok, w.want)
 		}
 	}
-	if _, ok := value(t, mfs, "poolkit_bytebuf_max_size_bytes", dto.MetricType_GAUGE, "requests"); ok {
-		t.Error("a pool.Pool has bytebuf gauges")
+	for _, p := range []string{"requests", "ids", "jobs"} {
+		if _, ok := value(t, mfs, "poolkit_bytebuf_max_size_bytes", dto.MetricType_GAUGE, p); ok {
+			t.Errorf("pool %q, not a bytebuf.Pool, has bytebuf gauges", p)
+		}
 	}
 
 	// Counters move with the traffic between scrapes.
@@ -173,15 +186,22 @@ func TestAddErrors(t *testing.T) {
 	}
 	for _, e := range []struct {
 		name string
-		p    any
+		p    poolstats.Source
 		want string
 	}{
 		{"b", &b, `poolprom: Add: a pool named "b" is already added`},
-		{"plain", pool.New(func() *request { return new(request) }), "made without pool.WithStats"},
-		{"map", map[string]int{}, "map[string]int is not a poolkit pool"},
+		{"plain", pool.New(func() *request { return new(request) }), "counts nothing"},
+		{"own", &jobPool{}, "the *poolprom_test.jobPool counts nothing"},
+		{"nil", (*slicepool.Pool[int])(nil), "nil *slicepool.Pool[int]"},
 	} {
 		if err := c.Add(e.name, e.p); err == nil || !strings.Contains(err.Error(), e.want) {
 			t.Errorf("Add(%q): %v, want %q", e.name, err, e.want)
 		}
 	}
 }
+
+// jobPool stands for a pool of the user's own: any type with a method
+// Stats() pool.Stats can be added.
+type jobPool struct{ stats pool.Stats }
+
+func (p *jobPool) Stats() pool.Stats { return p.stats }

@@ -16,22 +16,46 @@
 //		poolstats.Publish("requests", requests)
 //		poolstats.Publish("buffers", &buffers)
 //	}
+//
+// Any value with a method Stats() pool.Stats is a Source and can be
+// published: poolkit's pools, and a pool of your own that counts its
+// traffic.
+//
+// # Migrating from the API before 1.0
+//
+// Enable, Read and Publish took an any and refused at run time what was
+// not a poolkit pool; they now take a Source, so the compiler checks it.
+// Calls with a *pool.Pool, *slicepool.Pool or *bytebuf.Pool compile
+// unchanged, except Read, which no longer returns an error:
+//
+//	c, err := poolstats.Read(&buffers) // before
+//	c := poolstats.Read(&buffers)      // now
+//
+// Counts.Kind is gone: a pool's Go type says what kind it is.
 package poolstats
 
 import (
 	"expvar"
 	"fmt"
 	"maps"
+	"reflect"
 	"sync"
 
 	"github.com/poolkit/poolkit/bytebuf"
 	"github.com/poolkit/poolkit/pool"
-	"github.com/poolkit/poolkit/slicepool"
 )
 
-// Counts is a pool's counts at one moment.
+// Source is a pool whose counts can be published: *pool.Pool[T],
+// *slicepool.Pool[E], *bytebuf.Pool, or a pool of your own. A Source that
+// has an EnableStats method has it called by Enable and Publish; its
+// Stats must report Counting after that, or Enable refuses it.
+type Source interface {
+	Stats() pool.Stats
+}
+
+// Counts is a pool's counts at one moment, as Publish shows them in
+// /debug/vars.
 type Counts struct {
-	Kind  string `json:"kind"`  // "pool", "slicepool" or "bytebuf"
 	Gets  uint64 `json:"gets"`  // calls to Get
 	Puts  uint64 `json:"puts"`  // calls to Put with a value to keep
 	News  uint64 `json:"news"`  // Gets the pool could not serve, which made a new value
@@ -40,74 +64,48 @@ type Counts struct {
 	// 0 before the first Get.
 	HitRatio float64 `json:"hit_ratio"`
 
-	// For a bytebuf.Pool: the capacity new buffers start with (0 until
-	// the pool calibrates), the largest capacity it keeps, and how many
-	// times it has calibrated.
+	// For a bytebuf.Pool, its Calibration: the capacity new buffers start
+	// with (0 until the pool calibrates), the largest capacity it keeps,
+	// and how many times it has calibrated. Zero for other pools.
 	DefaultSize  int    `json:"default_size,omitempty"`
 	MaxSize      int    `json:"max_size,omitempty"`
 	Calibrations uint64 `json:"calibrations,omitempty"`
 }
 
-// poolStats is every *pool.Pool[T], whatever T.
-type poolStats interface{ Stats() pool.Stats }
+// calibrated is a *bytebuf.Pool.
+type calibrated interface{ Calibration() bytebuf.Calibration }
 
-// sliceStats is every *slicepool.Pool[E], whatever E.
-type sliceStats interface {
-	Stats() slicepool.Stats
-	EnableStats()
-}
-
-// Enable turns counting on for p, a *bytebuf.Pool or a
-// *slicepool.Pool[E] (their EnableStats), and checks that a *pool.Pool[T]
-// was made with pool.WithStats, which cannot be turned on later. It
-// returns an error for any other p.
-func Enable(p any) error {
-	switch p := p.(type) {
-	case *bytebuf.Pool:
-		if p == nil {
-			return fmt.Errorf("poolstats: nil *bytebuf.Pool")
-		}
-		p.EnableStats()
-	case sliceStats:
-		p.EnableStats()
-	case poolStats:
-		if !p.Stats().Counting {
-			return fmt.Errorf("poolstats: the %T was made without pool.WithStats, so it counts nothing", p)
-		}
-	default:
-		return fmt.Errorf("poolstats: %T is not a poolkit pool (want a *pool.Pool, *slicepool.Pool or *bytebuf.Pool)", p)
+// Enable turns counting on for src, calling its EnableStats method if it
+// has one (a *bytebuf.Pool or *slicepool.Pool does), and checks that src
+// then counts: a *pool.Pool[T] counts only when made with pool.WithStats,
+// which cannot be turned on later. It returns an error for a src that
+// does not count, and for a nil pointer.
+func Enable(src Source) error {
+	if src == nil {
+		return fmt.Errorf("poolstats: nil Source")
+	}
+	if v := reflect.ValueOf(src); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("poolstats: nil %T", src)
+	}
+	if e, ok := src.(interface{ EnableStats() }); ok {
+		e.EnableStats()
+	}
+	if !src.Stats().Counting {
+		return fmt.Errorf("poolstats: the %T counts nothing: its Stats report Counting false (a pool.Pool counts only when made with pool.WithStats)", src)
 	}
 	return nil
 }
 
-// Read returns p's counts; p is a pool Enable accepts. The counts of a
-// bytebuf or slicepool pool are zero (News and Drops apart, for bytebuf)
-// until counting is enabled.
-func Read(p any) (Counts, error) {
-	var c Counts
-	switch p := p.(type) {
-	case *bytebuf.Pool:
-		if p == nil {
-			return c, fmt.Errorf("poolstats: nil *bytebuf.Pool")
-		}
-		s := p.Stats()
-		c = Counts{Kind: "bytebuf", Gets: s.Gets, Puts: s.Puts, News: s.News, Drops: s.Drops,
-			DefaultSize: s.DefaultSize, MaxSize: s.MaxSize, Calibrations: s.Calibrations}
-	case sliceStats:
-		s := p.Stats()
-		c = Counts{Kind: "slicepool", Gets: s.Gets, Puts: s.Puts, News: s.News, Drops: s.Drops}
-	case poolStats:
-		s := p.Stats()
-		c = Counts{Kind: "pool", Gets: s.Gets, Puts: s.Puts, News: s.News, Drops: s.Drops}
-	default:
-		return c, fmt.Errorf("poolstats: %T is not a poolkit pool (want a *pool.Pool, *slicepool.Pool or *bytebuf.Pool)", p)
+// Read returns src's counts. The Gets and Puts of a pool that does not
+// count are zero; call Enable first.
+func Read(src Source) Counts {
+	s := src.Stats()
+	c := Counts{Gets: s.Gets, Puts: s.Puts, News: s.News, Drops: s.Drops, HitRatio: s.HitRatio()}
+	if b, ok := src.(calibrated); ok {
+		cal := b.Calibration()
+		c.DefaultSize, c.MaxSize, c.Calibrations = cal.DefaultSize, cal.MaxSize, cal.Calibrations
 	}
-	if c.Gets > 0 {
-		// News can run ahead of Gets between two loads of concurrent
-		// counters; the ratio stays within [0, 1].
-		c.HitRatio = max(0, 1-float64(c.News)/float64(c.Gets))
-	}
-	return c, nil
+	return c
 }
 
 // VarName is the expvar variable Publish adds its pools to, a map from
@@ -116,21 +114,21 @@ const VarName = "poolkit_pools"
 
 var (
 	mu        sync.Mutex
-	published = map[string]any{}
+	published = map[string]Source{}
 	once      sync.Once
 )
 
-// Publish adds p, a *pool.Pool made WithStats, a *slicepool.Pool or a
-// *bytebuf.Pool (bytebuf.Default() for the package-level one), under name
-// to the expvar variable VarName, so that /debug/vars shows its Counts. It
-// turns counting on for bytebuf and slicepool pools (EnableStats); call it
-// before the pool is used so that the counts start together.
+// Publish adds src (bytebuf.Default() for bytebuf's package-level pool)
+// under name to the expvar variable VarName, so that /debug/vars shows
+// its Counts. It calls Enable, which turns counting on for bytebuf and
+// slicepool pools; call it before the pool is used so that the counts
+// start together.
 //
 // Like expvar.Publish, it is meant for package initialisation and panics
-// on a programming error: a name already published, or a p Enable
+// on a programming error: a name already published, or a src Enable
 // refuses.
-func Publish(name string, p any) {
-	if err := Enable(p); err != nil {
+func Publish(name string, src Source) {
+	if err := Enable(src); err != nil {
 		panic(fmt.Sprintf("poolstats: Publish %q: %v", name, err))
 	}
 	mu.Lock()
@@ -138,7 +136,7 @@ func Publish(name string, p any) {
 	if _, dup := published[name]; dup {
 		panic(fmt.Sprintf("poolstats: Publish: a pool named %q is already published", name))
 	}
-	published[name] = p
+	published[name] = src
 	once.Do(func() { expvar.Publish(VarName, expvar.Func(snapshot)) })
 }
 
@@ -148,9 +146,8 @@ func snapshot() any {
 	pools := maps.Clone(published)
 	mu.Unlock()
 	out := make(map[string]Counts, len(pools))
-	for name, p := range pools {
-		c, _ := Read(p) // Publish accepted p, so Read does too
-		out[name] = c
+	for name, src := range pools {
+		out[name] = Read(src)
 	}
 	return out
 }

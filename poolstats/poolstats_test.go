@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/poolkit/poolkit/bytebuf"
@@ -58,7 +59,8 @@ func scrapeVars(t *testing.T, url string) map[string]poolstats.Counts {
 	return pools
 }
 
-// TestPublishExpvar publishes one pool of each kind, drives a known
+// TestPublishExpvar publishes one pool of each kind, and a Source of the
+// test's own, drives a known
 // number of Gets, Puts, misses and drops through them, and reads the
 // counts back from /debug/vars over HTTP.
 func TestPublishExpvar(t *testing.T) {
@@ -69,12 +71,14 @@ func TestPublishExpvar(t *testing.T) {
 		pool.WithKeep(func(r *request) bool { return cap(r.body) <= 1024 }))
 	var buffers bytebuf.Pool
 	var ids slicepool.Pool[int]
+	frames := &framePool{}
 	// Names are published once per process: -count=2 runs need new ones.
 	run++
 	name := func(n string) string { return fmt.Sprintf("%s-%d", n, run) }
 	poolstats.Publish(name("requests"), requests)
 	poolstats.Publish(name("buffers"), &buffers)
 	poolstats.Publish(name("ids"), &ids)
+	poolstats.Publish(name("frames"), frames)
 	url := serveVars(t)
 
 	// requests: 1 miss, 9 hits, then a request that grew too big.
@@ -100,13 +104,19 @@ func TestPublishExpvar(t *testing.T) {
 		ids.Put(ids.Get(10))
 	}
 	ids.Put(make([]int, 0, 1<<20))
+	// frames: 1 miss, 3 hits, one frame kept by the caller.
+	frames.Put(frames.Get())
+	frames.Put(frames.Get())
+	frames.Put(frames.Get())
+	_ = frames.Get()
 
 	got := scrapeVars(t, url)
 	want := map[string]poolstats.Counts{
-		"requests": {Kind: "pool", Gets: 11, Puts: 11, News: 1, Drops: 1, HitRatio: 1 - 1.0/11},
-		"buffers": {Kind: "bytebuf", Gets: 8, Puts: 8, News: 2, HitRatio: 0.75,
+		"requests": {Gets: 11, Puts: 11, News: 1, Drops: 1, HitRatio: 1 - 1.0/11},
+		"buffers": {Gets: 8, Puts: 8, News: 2, HitRatio: 0.75,
 			MaxSize: bytebuf.MaxRetainedCap},
-		"ids": {Kind: "slicepool", Gets: 5, Puts: 6, News: 1, Drops: 1, HitRatio: 0.8},
+		"ids":    {Gets: 5, Puts: 6, News: 1, Drops: 1, HitRatio: 0.8},
+		"frames": {Gets: 4, Puts: 3, News: 1, HitRatio: 0.75},
 	}
 	for n, w := range want {
 		if got[name(n)] != w {
@@ -124,12 +134,14 @@ func TestPublishExpvar(t *testing.T) {
 func TestPublishErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		p    any
+		p    poolstats.Source
 		want string
 	}{
-		{"no stats", pool.New(func() *request { return new(request) }), "made without pool.WithStats"},
-		{"not a pool", new(strings.Builder), "*strings.Builder is not a poolkit pool"},
+		{"no stats", pool.New(func() *request { return new(request) }), "the *pool.Pool[*github.com/poolkit/poolkit/poolstats_test.request] counts nothing"},
+		{"own pool not counting", notCounting{}, "the poolstats_test.notCounting counts nothing"},
 		{"nil bytebuf", (*bytebuf.Pool)(nil), "nil *bytebuf.Pool"},
+		{"nil slicepool", (*slicepool.Pool[int])(nil), "nil *slicepool.Pool[int]"},
+		{"nil Source", nil, "nil Source"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {
@@ -156,11 +168,63 @@ func TestPublishErrors(t *testing.T) {
 }
 
 func TestRead(t *testing.T) {
-	if _, err := poolstats.Read(42); err == nil || !strings.Contains(err.Error(), "int is not a poolkit pool") {
-		t.Errorf("Read(42): %v", err)
+	if c := poolstats.Read(bytebuf.Default()); c.MaxSize == 0 {
+		t.Errorf("Read(bytebuf.Default()) = %+v, want its calibration's MaxSize", c)
 	}
-	c, err := poolstats.Read(bytebuf.Default())
-	if err != nil || c.Kind != "bytebuf" || c.MaxSize == 0 {
-		t.Errorf("Read(bytebuf.Default()) = %+v, %v", c, err)
+	// Read takes the counts as the pool reports them, and the hit ratio
+	// stays within [0, 1] when News was loaded after a racing Get.
+	want := poolstats.Counts{Gets: 4, Puts: 3, News: 5, Drops: 1}
+	if c := poolstats.Read(fixed(pool.Stats{Gets: 4, Puts: 3, News: 5, Drops: 1, Counting: true})); c != want {
+		t.Errorf("Read = %+v, want %+v", c, want)
+	}
+	var p slicepool.Pool[byte]
+	if c := poolstats.Read(&p); c.MaxSize != 0 || c.DefaultSize != 0 || c.Calibrations != 0 {
+		t.Errorf("Read of a slicepool.Pool = %+v, want no calibration", c)
 	}
 }
+
+// framePool is a pool of the user's own, counting its traffic as a
+// pool.Stats, which Publish takes as it takes poolkit's pools.
+type framePool struct {
+	mu    sync.Mutex
+	free  []*[64]byte
+	stats pool.Stats
+}
+
+func (p *framePool) Get() *[64]byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stats.Gets++
+	if n := len(p.free); n > 0 {
+		f := p.free[n-1]
+		p.free = p.free[:n-1]
+		return f
+	}
+	p.stats.News++
+	return new([64]byte)
+}
+
+func (p *framePool) Put(f *[64]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stats.Puts++
+	p.free = append(p.free, f)
+}
+
+func (p *framePool) Stats() pool.Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.stats
+	s.Counting = true
+	return s
+}
+
+// notCounting is a Source whose counts are off.
+type notCounting struct{}
+
+func (notCounting) Stats() pool.Stats { return pool.Stats{} }
+
+// fixed is a Source reporting the same counts every time.
+type fixed pool.Stats
+
+func (f fixed) Stats() pool.Stats { return pool.Stats(f) }

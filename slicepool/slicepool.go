@@ -5,8 +5,8 @@
 //
 // Pooling a slice through a raw sync.Pool is easy to get wrong: Put(s)
 // boxes the three-word slice header into a new interface on every call (one
-// allocation per Put, the trap the seed articles measured at 28 ns and one
-// allocation), and Put(&s) of a local makes s escape. Pool needs no header
+// allocation per Put, which staticcheck reports as SA6002), and Put(&s) of
+// a local makes s escape. Pool needs no header
 // at all: within a size class the capacity is known, so it keeps only the
 // pointer to the first element, which fits in an interface without
 // allocating, and rebuilds the slice on Get. That is one sync.Pool
@@ -26,6 +26,13 @@
 // Gets and Puts. A second Put of the same slice panics, naming the first.
 // Other systems than Linux poison the pointer-free slices instead of
 // protecting them: writes are reported, reads see 0xDB bytes.
+//
+// # Stats
+//
+// After EnableStats, Stats returns a pool.Stats, the counts every poolkit
+// pool shares, so that poolstats and poolprom can publish the pool. Before
+// poolkit 1.0 it returned a slicepool.Stats with the same fields: write
+// pool.Stats where you wrote slicepool.Stats.
 package slicepool
 
 import (
@@ -36,6 +43,7 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/check"
+	"github.com/poolkit/poolkit/pool"
 )
 
 // DefaultMaxCap is the largest capacity, in elements, that the zero Pool
@@ -190,21 +198,13 @@ func (p *Pool[E]) EnableStats() {
 	}
 }
 
-// Stats counts a Pool's traffic since EnableStats. The hit ratio, the
-// share of Gets served from the pool, is 1 - News/Gets.
-type Stats struct {
-	Gets  uint64 // calls to Get
-	Puts  uint64 // calls to Put with a slice of non-zero capacity
-	News  uint64 // Gets that made a slice: the class was empty, or n was above MaxCap
-	Drops uint64 // Puts whose slice was not kept: under 16 or over MaxCap elements
-	// Counting reports whether EnableStats was called; without it the
-	// counts are zero.
-	Counting bool
-}
-
-// Stats returns the pool's counts.
-func (p *Pool[E]) Stats() Stats {
-	return Stats{
+// Stats returns the pool's counts since EnableStats; without it they are
+// all zero. Puts counts the Puts of a slice of non-zero capacity, News
+// the Gets that made a slice (the class was empty, or n was above
+// MaxCap), and Drops the Puts whose slice was not kept (under 16 or over
+// MaxCap elements).
+func (p *Pool[E]) Stats() pool.Stats {
+	return pool.Stats{
 		Gets:     p.stats.gets.Load(),
 		Puts:     p.stats.puts.Load(),
 		News:     p.stats.news.Load(),

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/pooltest"
+	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/slicepool"
 )
 
@@ -44,7 +45,7 @@ func TestStats(t *testing.T) {
 	p.Put(big)                // drop
 	p.Put(make([]*int, 0, 8)) // drop: too small
 	p.Put(nil)                // not a Put
-	want := slicepool.Stats{Gets: 7, Puts: 8, News: 2, Drops: 2, Counting: true}
+	want := pool.Stats{Gets: 7, Puts: 8, News: 2, Drops: 2, Counting: true}
 	if got := p.Stats(); got != want {
 		t.Errorf("Stats() = %+v\nwant      %+v", got, want)
 	}
@@ -63,7 +64,7 @@ func TestStatsOff(t *testing.T) {
 		t.Error("Get did not return the slice just put")
 	}
 	p.Put(p.Get(1 << 20))
-	if got := p.Stats(); got != (slicepool.Stats{}) {
+	if got := p.Stats(); got != (pool.Stats{}) {
 		t.Errorf("Stats() = %+v, want zero", got)
 	}
 }
