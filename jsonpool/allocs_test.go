@@ -84,7 +84,7 @@ func TestAllocs(t *testing.T) {
 			}
 			return err
 		}},
-		// The workloads of `poolkit bench` (internal/workloads/json.go),
+		// The workloads of `poolkit bench` (cmd/poolkit/internal/workloads/json.go),
 		// as they run there.
 		{"workload json encode stream", 1, func() error {
 			buf := buffers.Get()

@@ -3,29 +3,11 @@ package jsonpool_test
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/poolkit/poolkit/internal/cputime"
-	"github.com/poolkit/poolkit/internal/workloads"
 	"github.com/poolkit/poolkit/jsonpool"
 )
-
-// BenchmarkSeed runs the JSON workloads of `poolkit bench`, registered in
-// internal/workloads/json.go: the seed articles' encode stream, decode,
-// decode stream and 1 KiB-array unmarshal, each as the naive version, the
-// article's pooled version and jsonpool's, with the same output.
-//
-//	go test -run '^$' -bench 'Seed' -benchtime 200ms -count 10 ./jsonpool | benchstat -col /variant -
-func BenchmarkSeed(b *testing.B) {
-	for _, c := range workloads.All() {
-		if !strings.HasPrefix(c.Workload, "json ") || c.Parallel {
-			continue
-		}
-		name := strings.ReplaceAll(strings.TrimPrefix(c.Workload, "json "), " ", "_") + "/variant=" + string(c.Variant)
-		b.Run(name, func(b *testing.B) { loop(b, c.Op) })
-	}
-}
 
 // loop runs f under b.Loop and reports, besides the wall time, the CPU
 // time per operation ("cpu-ns/op"), steadier on a loaded machine.

@@ -120,7 +120,7 @@ func TestLineAllocs(t *testing.T) {
 		name string
 		f    func(w io.Writer) error
 	}{
-		{"seed log line", func(w io.Writer) error { // internal/workloads' log line
+		{"bench log line", func(w io.Writer) error { // the log line `poolkit bench` measures
 			var l Line
 			l.Time("time", time.Unix(1136214245, 0).UTC())
 			l.String("this_path", "/test?q=query&format=json&groupid=100001&area=200000001")

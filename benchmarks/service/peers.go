@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/valyala/bytebufferpool"
 
-	"github.com/poolkit/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/internal/sqlbaseline"
 )
 
 // peers is what an experienced Go team would build without poolkit:
@@ -90,14 +90,14 @@ func peersServe(w http.ResponseWriter, r *http.Request, s *peersState) (int, err
 	defer bytebufferpool.Put(p)
 	var err error
 	s.args = appendOrderArgs(s.args[:0], o, &s.receipt)
-	if p.B, err = workloads.AppendSeed(p.B[:0], orderQuery, s.args); err != nil {
+	if p.B, err = sqlbaseline.AppendSeed(p.B[:0], orderQuery, s.args); err != nil {
 		return 0, err
 	}
 	if err = db.exec(r.Context(), 0, p.B); err != nil {
 		return 0, err
 	}
 	s.args = appendItemArgs(s.args[:0], o, &s.receipt)
-	if p.B, err = workloads.AppendSeed(p.B[:0], itemsQueries[len(o.Items)], s.args); err != nil {
+	if p.B, err = sqlbaseline.AppendSeed(p.B[:0], itemsQueries[len(o.Items)], s.args); err != nil {
 		return 0, err
 	}
 	if err = db.exec(r.Context(), 1, p.B); err != nil {

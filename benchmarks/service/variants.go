@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/gzpool"
-	"github.com/poolkit/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/internal/sqlbaseline"
 )
 
 // variant is one implementation of the endpoint.
@@ -147,12 +147,12 @@ func (n *naive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (n *naive) serve(w http.ResponseWriter, r *http.Request, o *Order) error {
 	var rc Receipt
 	fillReceipt(&rc, o)
-	q, err := workloads.InterpolateNaive(orderQuery, appendOrderArgs(nil, o, &rc))
+	q, err := sqlbaseline.InterpolateNaive(orderQuery, appendOrderArgs(nil, o, &rc))
 	if err == nil {
 		err = db.execString(r.Context(), 0, q)
 	}
 	if err == nil {
-		q, err = workloads.InterpolateNaive(itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc))
+		q, err = sqlbaseline.InterpolateNaive(itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc))
 	}
 	if err == nil {
 		err = db.execString(r.Context(), 1, q)
@@ -182,10 +182,11 @@ func (n *naive) serve(w http.ResponseWriter, r *http.Request, o *Order) error {
 
 // ---- seed ----
 
-// The seed articles' pooled patterns, each with its bug fixed: the gzip
-// writer and bytes.Buffer pools of seeds/000, the decode target pooled and
-// zeroed before use (seeds/000 decoded into it dirty), and the methane
-// article's (seeds/002) interpolation into a reused buffer, here one per
+// The published articles' pooled patterns, each with its bug fixed: the
+// gzip writer and bytes.Buffer pools of ludwig125's sync.Pool article, the
+// decode target pooled and zeroed before use (the article decoded into it
+// dirty), and the methane article's interpolation into a reused buffer
+// (internal/sqlbaseline), here one per
 // request from a pool, since a package-level buffer is a data race between
 // requests.
 var (
@@ -223,13 +224,13 @@ func seedServe(w http.ResponseWriter, r *http.Request, o *Order) (int, error) {
 	p := seedPackets.Get().(*[]byte)
 	defer seedPackets.Put(p)
 	var err error
-	if *p, err = workloads.AppendSeed((*p)[:0], orderQuery, appendOrderArgs(nil, o, &rc)); err != nil {
+	if *p, err = sqlbaseline.AppendSeed((*p)[:0], orderQuery, appendOrderArgs(nil, o, &rc)); err != nil {
 		return 0, err
 	}
 	if err = db.exec(r.Context(), 0, *p); err != nil {
 		return 0, err
 	}
-	if *p, err = workloads.AppendSeed((*p)[:0], itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc)); err != nil {
+	if *p, err = sqlbaseline.AppendSeed((*p)[:0], itemsQueries[len(o.Items)], appendItemArgs(nil, o, &rc)); err != nil {
 		return 0, err
 	}
 	if err = db.exec(r.Context(), 1, *p); err != nil {

@@ -3,7 +3,7 @@ package sqlinterp
 import (
 	"testing"
 
-	"github.com/poolkit/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/internal/sqlbaseline"
 	"github.com/poolkit/poolkit/sqlinterp"
 )
 
@@ -12,21 +12,21 @@ var (
 	sinkBytes  []byte
 )
 
-// query and args are the methane article's benchmark (shared/seeds/002),
-// the same as go-sql-driver/mysql's BenchmarkInterpolation.
+// query and args are the benchmark of methane's article on interpolation
+// (2015), the same as go-sql-driver/mysql's BenchmarkInterpolation.
 var (
-	query = workloads.InterpolateQuery
-	args  = workloads.InterpolateArgs
+	query = sqlbaseline.InterpolateQuery
+	args  = sqlbaseline.InterpolateArgs
 )
 
 // TestSameOutput checks that every implementation benchmarked below writes
 // the same query, so that they are timed doing the same work.
 func TestSameOutput(t *testing.T) {
-	want := workloads.InterpolateWant
-	if s, err := workloads.InterpolateNaive(query, args); err != nil || s != want {
+	want := sqlbaseline.InterpolateWant
+	if s, err := sqlbaseline.InterpolateNaive(query, args); err != nil || s != want {
 		t.Errorf("naive: %q, %v", s, err)
 	}
-	if s, err := workloads.InterpolateSeed(query, args); err != nil || s != want {
+	if s, err := sqlbaseline.InterpolateSeed(query, args); err != nil || s != want {
 		t.Errorf("seed: %q, %v", s, err)
 	}
 	if b, err := sqlinterp.Append(nil, query, args, sqlinterp.Options{}); err != nil || string(b) != want {
@@ -41,7 +41,7 @@ func BenchmarkInterpolation(b *testing.B) {
 	b.Run("impl=naive", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			s, err := workloads.InterpolateNaive(query, args)
+			s, err := sqlbaseline.InterpolateNaive(query, args)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -51,7 +51,7 @@ func BenchmarkInterpolation(b *testing.B) {
 	b.Run("impl=seed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			s, err := workloads.InterpolateSeed(query, args)
+			s, err := sqlbaseline.InterpolateSeed(query, args)
 			if err != nil {
 				b.Fatal(err)
 			}

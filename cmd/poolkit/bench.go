@@ -18,7 +18,7 @@ import (
 
 	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/internal/cputime"
-	"github.com/poolkit/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 )
 
 // Defaults of poolkit bench, chosen so that the whole default run stays

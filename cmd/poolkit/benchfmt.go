@@ -7,13 +7,13 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/poolkit/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 )
 
 // benchfmtPkg is the pkg configuration value of -format benchfmt: the
 // package that holds the measured code, as go test names the package it
 // benchmarks.
-const benchfmtPkg = "github.com/poolkit/poolkit/internal/workloads"
+const benchfmtPkg = "github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 
 // writeBenchfmt writes rep in the Go benchmark format
 // (golang.org/design/14313-benchmark-format, read by benchstat): a

@@ -34,7 +34,7 @@ func TestBenchfmt(t *testing.T) {
 	const want = `# poolkit bench -format benchfmt -count 2 -benchtime 10ms -clock wall; 2026-11-22 20:00 UTC; took 3s
 goos: linux
 goarch: amd64
-pkg: github.com/poolkit/poolkit/internal/workloads
+pkg: github.com/poolkit/poolkit/cmd/poolkit/internal/workloads
 cpu: Some CPU @ 3GHz
 go: go1.99
 clock: wall

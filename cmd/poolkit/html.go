@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/poolkit/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 )
 
 // writeHTMLFile writes the report as one self-contained HTML page: the

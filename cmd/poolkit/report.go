@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/poolkit/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 )
 
 // report is what poolkit bench measured, in the shape every output format

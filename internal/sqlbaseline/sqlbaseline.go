@@ -1,4 +1,15 @@
-package workloads
+// Package sqlbaseline holds the SQL interpolators that poolkit's
+// sqlinterp is measured against, and the query they are measured on: the
+// query and arguments of go-sql-driver/mysql's BenchmarkInterpolation, one
+// value of each type database/sql hands a driver, the strings holding a
+// quote, a double quote, a bell and a NUL.
+//
+// The baselines follow methane's article on allocation-aware Go
+// ("Goでアロケーションに気をつけたコードを書く方法", 2015), which tuned
+// go-sql-driver/mysql's interpolateParams: InterpolateNaive is its starting
+// point, InterpolateSeed and AppendSeed its final design, rewritten.
+// `poolkit bench`, benchmarks/sqlinterp and benchmarks/service use them.
+package sqlbaseline
 
 import (
 	"database/sql/driver"
@@ -8,23 +19,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/poolkit/poolkit/sqlinterp"
 )
 
-// ---- SQL placeholder interpolation (seeds/002, methane) ----
-//
-// The query and arguments of the article's BenchmarkInterpolation, which is
-// also go-sql-driver/mysql's: one value of each type database/sql hands a
-// driver, the strings holding a quote, a double quote, a bell and a NUL.
-// They and the naive and seed versions are exported for the comparison
-// with go-sql-driver/mysql in benchmarks/sqlinterp.
-
-const srcInterp = "seeds/002 (methane, Goでアロケーションに気をつけたコードを書く方法, 2015), " +
-	"go-sql-driver/mysql BenchmarkInterpolation, go1.4.1 darwin/amd64"
-
+// InterpolateQuery is the benchmark's query, with one placeholder per
+// argument in InterpolateArgs.
 const InterpolateQuery = "SELECT ?, ?, ?, ?, ?, ?"
 
+// InterpolateArgs are the benchmark's arguments.
 var InterpolateArgs = []driver.Value{
 	int64(42424242),
 	float64(math.Pi),
@@ -38,21 +39,6 @@ var InterpolateArgs = []driver.Value{
 const InterpolateWant = `SELECT 42424242, 3.141592653589793, 0, '2015-02-08 16:05:42.807015', ` +
 	`_binary'bytes containing special chars \' \" ` + "\a" + ` \0', ` +
 	`'string containing special chars \' \" ` + "\a" + ` \0'`
-
-var (
-	consumeSQLString = func(s string) error {
-		if s != InterpolateWant {
-			return fmt.Errorf("interpolate: got %q, want %q", s, InterpolateWant)
-		}
-		return nil
-	}
-	consumeSQLBytes = func(b []byte) error {
-		if string(b) != InterpolateWant {
-			return fmt.Errorf("interpolate: got %q, want %q", b, InterpolateWant)
-		}
-		return nil
-	}
-)
 
 // naiveEscaper escapes the bytes mysql_real_escape_string escapes.
 var naiveEscaper = strings.NewReplacer(
@@ -218,47 +204,4 @@ func seedEscape[S string | []byte](buf []byte, v S) []byte {
 		}
 	}
 	return buf
-}
-
-// interpDst is the poolkit case's reused buffer, as a driver would keep
-// one per connection.
-var interpDst []byte
-
-func registerSQLInterp() {
-	const w = "interpolate"
-	naive := func() error {
-		s, err := InterpolateNaive(InterpolateQuery, InterpolateArgs)
-		if err != nil {
-			return err
-		}
-		return consumeSQLString(s)
-	}
-	seed := func() error {
-		s, err := InterpolateSeed(InterpolateQuery, InterpolateArgs)
-		if err != nil {
-			return err
-		}
-		return consumeSQLString(s)
-	}
-	kit := func() error {
-		var err error
-		interpDst, err = sqlinterp.Append(interpDst[:0], InterpolateQuery, InterpolateArgs, sqlinterp.Options{})
-		if err != nil {
-			return err
-		}
-		return consumeSQLBytes(interpDst)
-	}
-	Register(
-		Case{Workload: w, Variant: Naive, Op: naive, WantAllocs: -1,
-			Published: &Figure{NsPerOp: 3887, AllocsPerOp: 15, Source: srcInterp + ", before tuning"},
-			Footnote:  "strings.Split on ?, one string per argument (escaped with a strings.Replacer), strings.Join"},
-		Case{Workload: w, Variant: Seed, Op: seed, WantAllocs: -1,
-			Published: &Figure{NsPerOp: 1403, AllocsPerOp: 1, Source: srcInterp + ", after tuning"},
-			Footnote: "the article's final design, rewritten; a package-level buffer stands for the driver's send buffer " +
-				"and string(buf) is its one allocation. Like the article it counts every ?, so a ? inside a string " +
-				"literal breaks the query (go-sql-driver/mysql's TestInterpolateParamsPlaceholderInString)"},
-		Case{Workload: w, Variant: Poolkit, Name: "sqlinterp.Append", Op: kit, WantAllocs: 0,
-			Footnote: "appends into a reused []byte, as a driver filling its packet buffer would; " +
-				"? in quotes and comments are left alone; sqlinterp's TestAllocs asserts 0 allocs/op"},
-	)
 }
