@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/allocs"
-	"github.com/poolkit/poolkit/internal/cputime"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
+	"github.com/poolkit/poolkit/internal/cputime"
 )
 
 // Defaults of poolkit bench, chosen so that the whole default run stays

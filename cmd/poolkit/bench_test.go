@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 	"github.com/poolkit/poolkit/internal/check"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
-	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 )
 
 // TestBench runs the whole table with a tiny -benchtime and checks its
