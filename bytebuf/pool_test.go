@@ -183,7 +183,7 @@ func TestPoolMemoryBound(t *testing.T) {
 		}
 		w.Write(chunk[:900+i%200]) // 900 to 1099 bytes
 	}
-	// heapAfter returns the live heap growth since base after one GC,
+	// heap returns the live heap after one GC,
 	// which moves pooled objects to the victim cache but keeps them.
 	heap := func() int64 {
 		runtime.GC()

@@ -67,7 +67,7 @@ func TestSlogtest(t *testing.T) {
 	}
 }
 
-// textRecord logs the same calls through slog.TextHandler and through
+// bothHandlers logs the same calls through slog.TextHandler and through
 // logfmt's handler and returns both outputs.
 func bothHandlers(opts *slog.HandlerOptions, log func(*slog.Logger)) (text, ours string) {
 	var tb, ob bytes.Buffer

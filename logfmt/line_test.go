@@ -13,19 +13,19 @@ import (
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
-var seedTime = time.Unix(1136214245, 0).UTC() // 2006-01-02T15:04:05Z
+var refTime = time.Unix(1136214245, 0).UTC() // 2006-01-02T15:04:05Z
 
 func TestLine(t *testing.T) {
 	var buf bytes.Buffer
 	var l Line
-	l.Time("time", seedTime)
+	l.Time("time", refTime)
 	l.String("this_path", "/test?q=query&format=json&groupid=100001&area=200000001")
 	if err := l.End(&buf); err != nil {
 		t.Fatal(err)
 	}
 	// The zero value is usable again after End.
-	l.TimeNano("t", seedTime.Add(1500*time.Microsecond))
-	l.TimeMillis("ms", seedTime.Add(1500*time.Microsecond))
+	l.TimeNano("t", refTime.Add(1500*time.Microsecond))
+	l.TimeMillis("ms", refTime.Add(1500*time.Microsecond))
 	l.Int("int", -42)
 	l.Uint("uint", math.MaxUint64)
 	l.Float("float", 0.1)

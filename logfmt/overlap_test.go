@@ -30,10 +30,10 @@ var overlapInputs = []string{
 	"rep\uFFFDl key", "0123456789abcdef ghijklmnopqrstuvwxyz\"\"\"\"\"\"\"\"\"\"\"\"",
 }
 
-// TestAppendOverlap is issue 11's item 4 for logfmt: AppendValue and
-// AppendKey give the same bytes when s lies in dst's spare capacity, or
-// straddles its end, as when it does not, and go-logfmt reads the value
-// back. Before the fix, quoting wrote its opening '"' over s's first byte.
+// TestAppendOverlap checks that AppendValue and AppendKey give the same
+// bytes when s lies in dst's spare capacity, or straddles its end, as when
+// it does not, and that go-logfmt reads the value back. Quoting once wrote
+// its opening '"' over s's first byte.
 func TestAppendOverlap(t *testing.T) {
 	for _, s := range overlapInputs {
 		for _, k := range []int{-4, -3, -1, 0, 1, 2, 5, 64} {

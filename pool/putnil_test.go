@@ -12,8 +12,8 @@ import (
 // TestPutNilSliceOrInterfaceIsNoOp checks that Put of a nil slice or a nil
 // interface, like Put of a nil pointer, keeps nothing: the next Get calls
 // New instead of handing out the nil. A nil returned by reset is dropped
-// the same way. (Issue 11: a nil slice put into a pool with New came back
-// from the next Get.)
+// the same way. Without the check a nil slice put into a pool with New
+// came back from the next Get.
 func TestPutNilSliceOrInterfaceIsNoOp(t *testing.T) {
 	pooltest.PinGC(t)
 	ps := pool.New(func() []byte { return make([]byte, 0, 64) }, pool.WithStats[[]byte]())

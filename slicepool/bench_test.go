@@ -10,7 +10,7 @@ import (
 var sinkInts []int64
 
 // BenchmarkGetPut compares slicepool with the two raw sync.Pool patterns
-// of the seed articles: *[]E boxes with the header written back (0 allocs)
+// that articles on sync.Pool recommend: *[]E boxes with the header written back (0 allocs)
 // and []E stored by value (one allocation per Put, as the slice header is
 // boxed). The full side-by-side run is in benchmarks/core.
 func BenchmarkGetPut(b *testing.B) {

@@ -1,7 +1,7 @@
 // Package sqlinterp compares poolkit's sqlinterp.Append with
-// go-sql-driver/mysql's own client-side interpolation on the methane
-// article's benchmark (shared/seeds/002), with the article's naive and
-// final versions beside them.
+// go-sql-driver/mysql's own client-side interpolation on the benchmark of
+// methane's article on allocation-aware Go (2015), with the article's
+// naive and final versions (internal/sqlbaseline) beside them.
 //
 // The driver's interpolateParams is unexported, and the only honest way to
 // time it alone is the driver's own BenchmarkInterpolation: going through

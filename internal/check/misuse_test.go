@@ -74,8 +74,8 @@ func marks(t *testing.T) map[string]int {
 }
 
 // TestMisuseStops runs each misuse of a pool in a program built with
-// -tags poolkitcheck and checks that it fails as the issue asks: a double
-// Put or a use after Put of Go-heap memory panics with a report that
+// -tags poolkitcheck and checks that it fails as checked mode promises: a
+// double Put or a use after Put of Go-heap memory panics with a report that
 // starts with "poolkit:", says "after Put" and names the first Put's line,
 // at the line of the second Put or of the call that found the write; a
 // read or write after Put of checked memory faults, with the offending
@@ -113,7 +113,7 @@ func TestMisuseStops(t *testing.T) {
 		{"bytebuf-direct-append-after-put", fault, "", "bytebuf-direct"},
 		{"slicepool-read-after-put", fault, "", "slicepool-read"},
 		{"slicepool-write-after-put", fault, "", "slicepool-write"},
-		{"seed-gzip", fault, "", "seed-gzip-use"},
+		{"article-gzip", fault, "", "article-gzip-use"},
 	}
 	fill := regexp.MustCompile(`\{([a-z-0-9]+)\}`)
 	for _, tt := range tests {

@@ -10,7 +10,7 @@ import (
 	"github.com/poolkit/poolkit/slicepool"
 )
 
-// The core workloads: the seeds' exercises on bare slices and buffers, with
+// The core workloads: the articles' exercises on bare slices and buffers, with
 // nothing between the pool and the work. Every variant hands its result to
 // a consumer reached through a package-level function variable: the
 // compiler cannot see through the call, so it can neither drop the work nor
@@ -21,10 +21,10 @@ import (
 
 // Sources of the published figures.
 const (
-	srcReplicate = "seeds/000 (ludwig125, golangのsync.Poolで速度改善したい; also seeds/003), " +
+	srcReplicate = "ludwig125, golangのsync.Poolで速度改善したい, " +
 		"go test -bench, 8 threads, linux/amd64"
-	srcBuffer = "seeds/004 (使用 Sync Pool 提升程序性能), Intel i7-8559U, darwin/amd64"
-	srcSlices = "seeds/001 (Goでsliceをpoolするときの罠, Qiita 2020), b.RunParallel, " +
+	srcBuffer = "使用 Sync Pool 提升程序性能, Intel i7-8559U, darwin/amd64"
+	srcSlices = "Goでsliceをpoolするときの罠 (Qiita 2020), b.RunParallel, " +
 		"go1.15.1, 6-core Xeon E5 (12 threads)"
 )
 
@@ -57,7 +57,7 @@ var (
 	}
 )
 
-// ---- replicate a string n times (seeds/000, "文字列結合") ----
+// ---- replicate a string n times (ludwig125's "文字列結合") ----
 
 const replicateInput = "12345"
 
@@ -123,7 +123,7 @@ func registerReplicate(n int, naivePub, seedPub *Figure) {
 	)
 }
 
-// ---- bytes.Buffer write of 10,000 bytes (seeds/004) ----
+// ---- bytes.Buffer write of 10,000 bytes (使用 Sync Pool 提升程序性能) ----
 
 var bufferData = make([]byte, 10000)
 
@@ -155,7 +155,7 @@ func bufferKit() error {
 	return err
 }
 
-// ---- the four slice-pooling patterns of seeds/001, under RunParallel ----
+// ---- the four slice-pooling patterns of Goでsliceをpoolするときの罠, under RunParallel ----
 
 // Each pool starts, as in the article, with an empty []int of capacity 0,
 // so every pattern that fails to keep the grown slice pays for growing it

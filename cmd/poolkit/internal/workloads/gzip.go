@@ -12,11 +12,11 @@ import (
 	"github.com/poolkit/poolkit/internal/race"
 )
 
-// The gzip workloads of seeds/000 (also seeds/003): compressing the
+// The gzip workloads of ludwig125's sync.Pool article: compressing the
 // article's 169-byte text, and decompressing it again. Every variant
 // returns a result its caller owns and hands it to a checking consumer.
 
-const srcGzip = "seeds/000 (ludwig125, golangのsync.Poolで速度改善したい; also seeds/003), " +
+const srcGzip = "ludwig125, golangのsync.Poolで速度改善したい, " +
 	"go test -bench, 8 threads, linux/amd64"
 
 // gzipText is the article's data: the overview of compress/gzip.
@@ -110,10 +110,10 @@ const gzipKitNote = "Output is standard gzip from klauspost/compress at its defa
 
 // ---- decompress ----
 
-// gunzipReader is one bytes.Reader per variant, reset to the start of the
-// input before each call: the article's benchmark reused one bytes.Buffer,
-// consumed by the first call, so every later call measured gzip.NewReader
-// failing with io.EOF.
+// gunzipNaiveIn and gunzipSeedIn are one bytes.Reader per variant, reset
+// to the start of the input before each call: the article's benchmark
+// reused one bytes.Buffer, consumed by the first call, so every later call
+// measured gzip.NewReader failing with io.EOF.
 var gunzipNaiveIn, gunzipSeedIn bytes.Reader
 
 // gunzipNaive is the article's Gunzip: a new gzip.Reader per call.

@@ -13,15 +13,15 @@ import (
 	"github.com/poolkit/poolkit/jsonpool"
 )
 
-// The JSON workloads: the three pooled JSON cases of seeds/000 (also
-// seeds/003) on the article's struct, and the json.Unmarshal into a struct
-// with a 1 KiB array field of seeds/004. Every variant hands its result to
+// The JSON workloads: the three pooled JSON cases of ludwig125's sync.Pool
+// article on its struct, and the json.Unmarshal into a struct with a 1 KiB
+// array field of 使用 Sync Pool 提升程序性能. Every variant hands its result to
 // a consumer reached through a function variable, which checks it.
 
 const (
-	srcJSON = "seeds/000 (ludwig125, golangのsync.Poolで速度改善したい; also seeds/003), " +
+	srcJSON = "ludwig125, golangのsync.Poolで速度改善したい, " +
 		"go test -bench, 8 threads, linux/amd64"
-	srcStudent = "seeds/004 (使用 Sync Pool 提升程序性能), Intel i7-8559U, darwin/amd64"
+	srcStudent = "使用 Sync Pool 提升程序性能, Intel i7-8559U, darwin/amd64"
 )
 
 // jsonData is the article's JsonData.
@@ -58,7 +58,7 @@ var (
 	}
 )
 
-// ---- encode to a stream (seeds/000 EncodeJSONStream) ----
+// ---- encode to a stream (the article's EncodeJSONStream) ----
 
 // encodeStreamNaive is the article's EncodeJSONStream.
 func encodeStreamNaive(in jsonData) (string, error) {
@@ -97,7 +97,7 @@ func encodeStreamKit(in *jsonData) (string, error) {
 	return s, err
 }
 
-// ---- decode (seeds/000 DecodeJSON, DecodeJSONStream) ----
+// ---- decode (the article's DecodeJSON, DecodeJSONStream) ----
 
 // decodeNaive is the article's DecodeJSON.
 func decodeNaive(in string) (jsonData, error) {
@@ -178,9 +178,9 @@ const jsonKitNote = "The input goes through the same conversion as in the articl
 	"([]byte(in), or a fresh strings.Reader), one allocation, in every variant; the rest are the result's " +
 	"own: Name, three item strings, and Items grown to capacity 1, 2 and 4."
 
-// ---- json.Unmarshal into a struct with a 1 KiB array (seeds/004) ----
+// ---- json.Unmarshal into a struct with a 1 KiB array (使用 Sync Pool 提升程序性能) ----
 
-// student is seeds/004's Student.
+// student is the article's Student.
 type student struct {
 	Name   string
 	Age    int32

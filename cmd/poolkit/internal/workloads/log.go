@@ -13,10 +13,10 @@ import (
 
 // The log-line workload: the sync.Pool documentation's example, Log(w,
 // key, val), which writes an RFC 3339 time and key=val through a pooled
-// bytes.Buffer, as measured in seeds/000 (also seeds/003). Every variant
+// bytes.Buffer, as measured in ludwig125's sync.Pool article. Every variant
 // writes the same line to logSink, which checks it.
 
-const srcLog = "seeds/000 (ludwig125, golangのsync.Poolで速度改善したい; also seeds/003), " +
+const srcLog = "ludwig125, golangのsync.Poolで速度改善したい, " +
 	"sync.Pool doc example, go test -bench, 8 threads, linux/amd64"
 
 const (

@@ -1,6 +1,16 @@
 // Package workloads holds the cases that `poolkit bench` measures: each
-// workload of the seed articles as a naive version, the article's pooled
-// version and poolkit's, registered by one file per workload.
+// workload of a published article on sync.Pool as a naive version, the
+// article's pooled version and poolkit's, registered by one file per
+// workload. The articles:
+//
+//   - ludwig125, "golangのsync.Poolで速度改善したい": string replication,
+//     gzip, gunzip, JSON encode and decode, and the sync.Pool
+//     documentation's log line;
+//   - "Goでsliceをpoolするときの罠" (Qiita, 2020): four ways to pool a slice;
+//   - "使用 Sync Pool 提升程序性能": a bytes.Buffer write and a
+//     json.Unmarshal into a struct with a 1 KiB array;
+//   - methane, "Goでアロケーションに気をつけたコードを書く方法" (2015): SQL
+//     placeholder interpolation (internal/sqlbaseline).
 package workloads
 
 import "sync"
@@ -11,7 +21,7 @@ type Variant string
 // The three variants of every workload.
 const (
 	Naive   Variant = "naive"   // no pooling, as the articles' "before"
-	Seed    Variant = "seed"    // the article's own pooled pattern
+	Seed    Variant = "seed"    // the article's own pooled pattern, as published
 	Poolkit Variant = "poolkit" // the same work done with poolkit
 )
 
@@ -19,7 +29,7 @@ const (
 type Figure struct {
 	NsPerOp     float64
 	AllocsPerOp float64
-	Source      string // article file under shared/seeds and benchmark name
+	Source      string // the article, its benchmark and the machine it ran on
 }
 
 // Case is one variant of one workload.

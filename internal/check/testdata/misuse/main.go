@@ -164,12 +164,12 @@ var programs = map[string]func(){
 			p.Put(p.Get(4))
 		}
 	},
-	"seed-gzip": func() {
-		z, err := seedGzip([]byte(strings.Repeat("pooled gzip ", 100)))
+	"article-gzip": func() {
+		z, err := articleGzip([]byte(strings.Repeat("pooled gzip ", 100)))
 		if err != nil {
 			panic(err)
 		}
-		if z[0] != 0x1f { // L:seed-gzip-use
+		if z[0] != 0x1f { // L:article-gzip-use
 			panic("not gzip")
 		}
 	},
@@ -218,10 +218,10 @@ var programs = map[string]func(){
 	},
 }
 
-// seedGzip is the shape of the seed article's pooled gzip: the result is
-// the pooled buffer's Bytes, returned while a deferred Put hands the
-// buffer back.
-func seedGzip(data []byte) ([]byte, error) {
+// articleGzip is the shape of a published article's pooled gzip: the
+// result is the pooled buffer's Bytes, returned while a deferred Put hands
+// the buffer back.
+func articleGzip(data []byte) ([]byte, error) {
 	buf := bytebuf.Get()
 	defer bytebuf.Put(buf)
 	zw := gzipWriters.Get()
@@ -236,7 +236,7 @@ func seedGzip(data []byte) ([]byte, error) {
 	return buf.Bytes(), nil // the bug: buf goes back to the pool on return
 }
 
-// gzipCopy is seedGzip fixed: the result is copied out before Put.
+// gzipCopy is articleGzip fixed: the result is copied out before Put.
 func gzipCopy(data []byte) ([]byte, error) {
 	buf := bytebuf.Get()
 	defer bytebuf.Put(buf)
