@@ -134,37 +134,30 @@ func TestCollector(t *testing.T) {
 	jobs.stats = pool.Stats{Gets: 7, Puts: 6, News: 2, Drops: 1, Counting: true}
 
 	mfs := scrape(t, reg)
-	for _, w := range []struct {
-		family string
-		typ    dto.MetricType
-		pool   string
-		want   float64
-	}{
-		{"poolkit_pool_gets_total", dto.MetricType_COUNTER, "requests", 21},
-		{"poolkit_pool_puts_total", dto.MetricType_COUNTER, "requests", 21},
-		{"poolkit_pool_news_total", dto.MetricType_COUNTER, "requests", 1},
-		{"poolkit_pool_drops_total", dto.MetricType_COUNTER, "requests", 1},
-		{"poolkit_pool_gets_total", dto.MetricType_COUNTER, "buffers", 15},
-		{"poolkit_pool_puts_total", dto.MetricType_COUNTER, "buffers", 16},
-		{"poolkit_pool_news_total", dto.MetricType_COUNTER, "buffers", 3},
-		{"poolkit_pool_drops_total", dto.MetricType_COUNTER, "buffers", 1},
-		{"poolkit_bytebuf_default_size_bytes", dto.MetricType_GAUGE, "buffers", 0},
-		{"poolkit_bytebuf_max_size_bytes", dto.MetricType_GAUGE, "buffers", bytebuf.MaxRetainedCap},
-		{"poolkit_bytebuf_calibrations_total", dto.MetricType_COUNTER, "buffers", 0},
-		{"poolkit_pool_gets_total", dto.MetricType_COUNTER, "ids", 3},
-		{"poolkit_pool_puts_total", dto.MetricType_COUNTER, "ids", 3},
-		{"poolkit_pool_news_total", dto.MetricType_COUNTER, "ids", 1},
-		{"poolkit_pool_drops_total", dto.MetricType_COUNTER, "ids", 0},
-		{"poolkit_pool_gets_total", dto.MetricType_COUNTER, "jobs", 7},
-		{"poolkit_pool_puts_total", dto.MetricType_COUNTER, "jobs", 6},
-		{"poolkit_pool_news_total", dto.MetricType_COUNTER, "jobs", 2},
-		{"poolkit_pool_drops_total", dto.MetricType_COUNTER, "jobs", 1},
-	} {
-		got, ok := value(t, mfs, w.family, w.typ, w.pool)
-		if !ok || got != w.want {
-			t.Errorf("%s{pool=%q} = %v (present %v), want %v", w.family, w.pool, got, ok, w.want)
+	check := func(family string, typ dto.MetricType, pool string, want float64) {
+		t.Helper()
+		got, ok := value(t, mfs, family, typ, pool)
+		if !ok || got != want {
+			t.Errorf("%s{pool=%q} = %v (present %v), want %v", family, pool, got, ok, want)
 		}
 	}
+	for _, w := range []struct {
+		pool                    string
+		gets, puts, news, drops float64
+	}{
+		{"requests", 21, 21, 1, 1},
+		{"buffers", 15, 16, 3, 1},
+		{"ids", 3, 3, 1, 0},
+		{"jobs", 7, 6, 2, 1},
+	} {
+		check("poolkit_pool_gets_total", dto.MetricType_COUNTER, w.pool, w.gets)
+		check("poolkit_pool_puts_total", dto.MetricType_COUNTER, w.pool, w.puts)
+		check("poolkit_pool_news_total", dto.MetricType_COUNTER, w.pool, w.news)
+		check("poolkit_pool_drops_total", dto.MetricType_COUNTER, w.pool, w.drops)
+	}
+	check("poolkit_bytebuf_default_size_bytes", dto.MetricType_GAUGE, "buffers", 0)
+	check("poolkit_bytebuf_max_size_bytes", dto.MetricType_GAUGE, "buffers", bytebuf.MaxRetainedCap)
+	check("poolkit_bytebuf_calibrations_total", dto.MetricType_COUNTER, "buffers", 0)
 	for _, p := range []string{"requests", "ids", "jobs"} {
 		if _, ok := value(t, mfs, "poolkit_bytebuf_max_size_bytes", dto.MetricType_GAUGE, p); ok {
 			t.Errorf("pool %q, not a bytebuf.Pool, has bytebuf gauges", p)
