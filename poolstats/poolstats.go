@@ -96,8 +96,9 @@ func Enable(src Source) error {
 	return nil
 }
 
-// Read returns src's counts. The Gets and Puts of a pool that does not
-// count are zero; call Enable first.
+// Read returns src's counts; src must not be nil (Enable checks that).
+// The Gets and Puts of a pool that does not count are zero; call Enable
+// first.
 func Read(src Source) Counts {
 	s := src.Stats()
 	c := Counts{Gets: s.Gets, Puts: s.Puts, News: s.News, Drops: s.Drops, HitRatio: s.HitRatio()}
