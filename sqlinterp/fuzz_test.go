@@ -21,14 +21,6 @@ import (
 // any other byte stands for that byte; in both modes a doubled quote
 // stands for one quote.
 func readLiteral(b []byte, noBackslash bool) (val, rest []byte, binary bool, err error) {
-	return readLiteralN(b, noBackslash, -1)
-}
-
-// readLiteralN is readLiteral for a literal known to hold n bytes (n < 0
-// when unknown): it ends after the n-th, where a quote must close it even
-// if another quote follows, as when the query puts a quoted part right
-// after a placeholder and the server reads the two as one string.
-func readLiteralN(b []byte, noBackslash bool, n int) (val, rest []byte, binary bool, err error) {
 	if bytes.HasPrefix(b, []byte("_binary'")) {
 		binary = true
 		b = b[len("_binary"):]
@@ -40,8 +32,6 @@ func readLiteralN(b []byte, noBackslash bool, n int) (val, rest []byte, binary b
 	for i := 1; i < len(b); i++ {
 		c := b[i]
 		switch {
-		case c == '\'' && len(val) == n:
-			return val, b[i+1:], binary, nil
 		case c == '\'':
 			if i+1 < len(b) && b[i+1] == '\'' {
 				val = append(val, '\'')

@@ -24,7 +24,9 @@ type Query struct {
 }
 
 // plan is a query split at its placeholders: the text before each, and
-// the text after the last. Its strings share the Query's text.
+// the text after the last, each with the spaces that keep it from
+// touching a literal. Its strings share the Query's text, but for those
+// that needed a space.
 type plan struct {
 	segs []string
 	tail string
@@ -91,15 +93,30 @@ func Parse(query string) (*Query, error) {
 	return q, nil
 }
 
-// split returns q.text split at the placeholders at the offsets holes.
+// split returns q.text split at the placeholders at the offsets holes,
+// each part with the spaces appendQuery writes around it (see separate).
 func (q *Query) split(holes []int) plan {
 	segs := make([]string, len(holes))
 	last := 0
 	for i, p := range holes {
-		segs[i] = q.text[last:p]
+		segs[i] = q.part(last, p, i > 0)
 		last = p + 1
 	}
-	return plan{segs: segs, tail: q.text[last:]}
+	return plan{segs: segs, tail: q.part(last, len(q.text), len(holes) > 0)}
+}
+
+// part returns q.text[last:p] with the spaces separate asks for: a
+// substring of q.text when it asks for none, a copy otherwise.
+func (q *Query) part(last, p int, afterLiteral bool) string {
+	s := q.text[last:p]
+	before, after := separate(q.text, last, p, afterLiteral)
+	if before != 0 {
+		s = " " + s
+	}
+	if after != 0 {
+		s += " "
+	}
+	return s
 }
 
 // modeName names the Options of lexMode m, for Parse's errors.

@@ -13,8 +13,8 @@ import (
 // times, with no size limit.
 //
 // No Options make a query with a ? after an executable comment (/*!, /*M!,
-// /*+), after "--" and a byte from 0x7F up, or after a NUL byte acceptable:
-// see "Refused queries" in the package documentation.
+// /*+) that is not plain, after "--" and a byte from 0x7F up, or after a
+// NUL byte acceptable: see "Refused queries" in the package documentation.
 type Options struct {
 	// Location is the time zone time.Time arguments are written in; nil
 	// means UTC. It should match the zone the server interprets DATETIME
@@ -50,13 +50,20 @@ type Options struct {
 //
 // A query that breaks the package's rule (see "Refused queries" in the
 // package documentation) is a *QueryError: any ? anywhere after an
-// executable comment (/*!, /*!50700, /*M!, /*+), after "--" followed by a
-// byte from 0x7F up, or after a NUL byte; a ? right after @ or \.
+// executable comment (/*!, /*!50700, /*M!, /*+) that is not plain (names,
+// numbers and operators only), after "--" followed by a byte from 0x7F up,
+// or after a NUL byte; a ? right after @ or \.
+//
+// A literal that would touch a quote, a word or another literal gets a
+// space on that side: "SELECT ??" gives "SELECT 'a' 'b'", where the two
+// literals written together would be one string to the server (see the
+// package documentation).
 //
 // Append does not keep dst or args and holds no state of its own, so calls
 // with distinct dst may run concurrently. It allocates only when dst lacks the
 // capacity for the result, and then grows it once to an estimate of the
-// final size, more only when escapes take the result past it. With
+// final size, more only when escapes (or the spaces between touching
+// literals) take the result past it. With
 // Options.MaxSize set, the limit is checked before dst grows: a result that
 // cannot fit (its query text and unescaped values alone are too long) is a
 // *SizeError before anything is allocated, and dst is never grown past
@@ -128,12 +135,21 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		if err != nil {
 			return dst[:start], err
 		}
-		if o.MaxSize > 0 || cap(dst)-len(dst) < p-last {
-			if dst, err = roomSlow(dst, start, p-last, o); err != nil {
+		// The text up to the placeholder, with a space on either side
+		// where it would touch a literal (see separate).
+		before, after := separate(query, last, p, n > 0)
+		if k := p - last + before + after; o.MaxSize > 0 || cap(dst)-len(dst) < k {
+			if dst, err = roomSlow(dst, start, k, o); err != nil {
 				return dst[:start], err
 			}
 		}
+		if before != 0 {
+			dst = append(dst, ' ')
+		}
 		dst = append(dst, query[last:p]...)
+		if after != 0 {
+			dst = append(dst, ' ')
+		}
 		if p == len(query) {
 			break
 		}
@@ -190,6 +206,51 @@ func countFrom(query string, i int, o *Options) (int, error) {
 		n++
 		i = p
 	}
+}
+
+// fuses marks the bytes that would fuse with a literal they touch, so that
+// the server would not read the literal as the value it holds: letters,
+// digits, _, $, ., ' and bytes from 0x80 up. Every literal Append writes
+// begins with ', _, N, - or a digit and ends with ', L or a digit, and
+//
+//   - ' after ' is an escaped quote: the literals 'v' and 'x' written
+//     together are one string, v'x;
+//   - a letter, digit, _, $ or byte from 0x80 up before a literal makes a
+//     prefix or a longer word of it: x'41' is hex, N'…' national,
+//     _latin1'…' an introducer, a_binary'…' a column and an alias, 1e-5 a
+//     float, x5 and 15 one name or number;
+//   - a . before or after a number makes a decimal (1.5) or, after a
+//     name, the name of a column (t.5);
+//   - a letter, digit, _, $, . or byte from 0x80 up after a number or
+//     NULL makes a longer word of it: 5e1, 5x, NULLx, 5.5.
+//
+// A space between them keeps each a token of its own; a space between two
+// tokens outside quotes and comments changes nothing else (it is never put
+// after -, so it makes no "-- " comment). Marking ' and the words on both
+// sides is more than each case needs, and simpler to check.
+var fuses = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c >= 0x80 ||
+			c == '_' || c == '$' || c == '.' || c == '\''
+	}
+	return t
+}()
+
+// separate returns, as 0 or 1, whether the query text query[last:p] needs
+// a space before it, where it follows a literal (when afterLiteral), and
+// after it, where a literal follows (when p is a placeholder), so that no
+// literal touches a byte that fuses with it. Two placeholders in a row get
+// one space between their literals.
+func separate(query string, last, p int, afterLiteral bool) (before, after int) {
+	if afterLiteral && last < p && fuses[query[last]] {
+		before = 1
+	}
+	// Every literal ends with a byte that fuses, so an empty text after a
+	// literal needs a space as much as a text ending in one does.
+	if p < len(query) && (p > last && fuses[query[p-1]] || p == last && afterLiteral) {
+		after = 1
+	}
+	return before, after
 }
 
 // special marks the bytes of a query that start a placeholder, a quoted part
@@ -308,7 +369,11 @@ func skipComment(s string, i int) (next int, untrusted string) {
 	if rest := s[i+2:]; strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "M!") || strings.HasPrefix(rest, "+") {
 		// /*! … */ runs on every server, /*!50700 … */ on some versions,
 		// /*M! … */ only on MariaDB, and /*+ … */ holds optimizer hints
-		// that MySQL parses: where each ends depends on the server.
+		// that MySQL parses: where each ends depends on the server, but
+		// for a plain one (see plainExecutable).
+		if end, ok := plainExecutable(s, i); ok {
+			return end, ""
+		}
 		return i, "an executable comment (/*!, /*M! or /*+)"
 	}
 	// An ordinary comment ends at the first */: comments do not nest.
@@ -316,4 +381,42 @@ func skipComment(s string, i int) (next int, untrusted string) {
 		return i + 2 + k + 2, ""
 	}
 	return len(s), ""
+}
+
+// plainBody marks the bytes a plain executable comment may hold: letters,
+// digits, _ $ . , = ( ) + - * and blanks. None of them opens a quoted part
+// or a comment, so a server that runs the comment reads code up to its
+// first */ and one that skips it skips to the same */; then both read on
+// in code. A ? in the comment would be a placeholder to one and not to
+// the other, and is not among them.
+var plainBody = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("_$.,=()+-* \t\n\r\v\f", byte(c)) >= 0
+	}
+	return t
+}()
+
+// plainExecutable is called with s[i:] starting an executable comment,
+// /*!, /*M! or /*+. When the comment is plain (closed, every byte up to its
+// first */ in plainBody, and no "--", which would start a comment inside
+// it when it runs) it returns the index past its */ and true: every server
+// reads the query after it the same way, whether it runs the comment or
+// skips it. A * in it cannot be followed by a /: that would be the */.
+func plainExecutable(s string, i int) (end int, ok bool) {
+	open := i + len("/*!") // or /*+
+	if s[i+2] == 'M' {
+		open = i + len("/*M!")
+	}
+	body := s[open:]
+	k := strings.Index(body, "*/")
+	if k < 0 {
+		return 0, false
+	}
+	for j := range k {
+		c := body[j]
+		if !plainBody[c] || c == '-' && body[j+1] == '-' {
+			return 0, false
+		}
+	}
+	return open + k + len("*/"), true
 }

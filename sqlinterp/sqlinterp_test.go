@@ -352,29 +352,40 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-// TestRefusedAfterExecutableComment pins issue 11's injections: a ?
-// anywhere after an executable comment's opener, or after another construct
-// whose reading depends on the server, is refused, whatever lies between.
+// TestRefusedAfterExecutableComment checks that a ? anywhere after an
+// executable comment that is not plain (see plainExecutable), or after
+// another construct whose reading depends on the server, is refused,
+// whatever lies between.
 func TestRefusedAfterExecutableComment(t *testing.T) {
 	for _, q := range []string{
-		// The server runs "+ 1" and reads "*/*" as the comment's end then a
-		// "*": the quote after it opens a string that this package once
-		// read as a comment, and the value ran as SQL.
-		"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n",
-		// A # or -- comment ending at a newline just after the first */.
+		// A # or -- comment ending at a newline just after the first */:
+		// a server that runs the comment reads on from the newline, one
+		// that skips it from the */.
 		"SELECT 2 /*!40000 # */\n */* ' */ , ? AS v -- '\n",
 		"SELECT 2 /*!40000 -- */\n */* ' */ , ? AS v -- '\n",
 		"SELECT 2 /*M!100000 # */\n */* ' */ , ? AS v -- '\n",
 		"SELECT 2 /*M!100000 -- */\n */* ' */ , ? AS v -- '\n",
 		"/*!50700 # */\n */ ?",
-		// Every kind of opener, the ? in code, quotes or comments after it.
-		"SELECT /*!40001 SQL_NO_CACHE */ ?",
+		"SELECT 2 /*+ a --\n */, ?",
+		// Every byte a plain comment may not hold, the ? in code, quotes or
+		// comments after it.
 		"SELECT 1 /*! , ? */",
 		"SELECT 1 /*!, '*/' */, ?",
-		"SELECT 1 /*M!100100 , 3 */, ?",
-		"SELECT 1 /*!999999 , 3 */, '?'",
-		"SELECT /*+ BKA(t) */ ?",
-		"SELECT /*!*/ 1 -- ?",
+		"SELECT 1 /*!, \"*/\" */, ?",
+		"SELECT 1 /*!, `*/` */, ?",
+		"SELECT 1 /*!, 'x' */, ?",
+		"SELECT 1 /*M!100100 , \"x\" */, '?'",
+		"SELECT 1 /*!50000 , `x` */, ?",
+		"SELECT 1 /*!50000 , 2 # */, ?",
+		"SELECT 1 /*+ a /* b */, ?",
+		"SELECT 1 /*+ a \\ b */, ?",
+		"SELECT 1 /*+ a @b */, ?",
+		"SELECT 1 /*+ a ; b */, ?",
+		"SELECT 1 /*! , 2 \xa0*/, ?",
+		"SELECT 1 /*! , 'é' */, ?",
+		"SELECT 1 /*! , 2 /*/, ?",
+		"SELECT /*+ BKA(t) ?",
+		"SELECT /*! 1 , ?",
 		// -- before a byte that is a space in one character set and not in
 		// another, and a NUL byte, which ends a line comment on MariaDB.
 		"SELECT 5 --\xa0'\n, ?",
@@ -415,6 +426,23 @@ func TestAcceptedBeforeExecutableComment(t *testing.T) {
 		{"SELECT ? /* /*! ? */ # /*!\n", "SELECT 1 /* /*! ? */ # /*!\n"},
 		{"SELECT ? /*!*/ \x00", "SELECT 1 /*!*/ \x00"},
 		{"SELECT ?, @ ?", "SELECT 1, @ 1"},
+		// A plain executable comment reads the same run or skipped: a ?
+		// after it is a placeholder as any other.
+		{"SELECT /*!40001 SQL_NO_CACHE */ ?", "SELECT /*!40001 SQL_NO_CACHE */ 1"},
+		{"SELECT /*+ MAX_EXECUTION_TIME(1000) */ * FROM t WHERE id = ?", "SELECT /*+ MAX_EXECUTION_TIME(1000) */ * FROM t WHERE id = 1"},
+		{"SELECT /*+ BKA(t1) NO_BKA(t2) */ * FROM t1, t2 WHERE t1.a = ?", "SELECT /*+ BKA(t1) NO_BKA(t2) */ * FROM t1, t2 WHERE t1.a = 1"},
+		{"INSERT /*+ SET_VAR(foreign_key_checks=OFF) */ INTO t VALUES (?)", "INSERT /*+ SET_VAR(foreign_key_checks=OFF) */ INTO t VALUES (1)"},
+		{"SELECT /*!40001 SQL_NO_CACHE */ * FROM t WHERE a = ?", "SELECT /*!40001 SQL_NO_CACHE */ * FROM t WHERE a = 1"},
+		{"SELECT 1 /*M!100100 , 3 */, ?", "SELECT 1 /*M!100100 , 3 */, 1"},
+		{"SELECT 1 /*!50000 , 2 */, ?", "SELECT 1 /*!50000 , 2 */, 1"},
+		{"SELECT 1 /*!999999 , 3 */, '?'", "SELECT 1 /*!999999 , 3 */, '?'"},
+		{"SELECT /*!*/ 1 -- ?", "SELECT /*!*/ 1 -- ?"},
+		{"SELECT /*+ a-b*c **/ ?", "SELECT /*+ a-b*c **/ 1"},
+		{"SELECT /*!\t$a.b,c=(d)+e-f*g\r\n\v\f*/?", "SELECT /*!\t$a.b,c=(d)+e-f*g\r\n\v\f*/1"},
+		// The server runs "+ 1" and reads "*/*" as the comment's end then
+		// a "*": the quote after it opens a string that holds the ?, which
+		// is no placeholder then (a reading that once ran a value as SQL).
+		{"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n", "SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n"},
 	}
 	for _, tc := range tests {
 		n, err := CountPlaceholders(tc.query, Options{})
