@@ -362,6 +362,123 @@ func TestMariaDBPlaceholders(t *testing.T) {
 	}
 }
 
+// interpolateAll interpolates args into query with Append, AppendArgs
+// (when the values have Add methods) and Parse with Query.AppendArgs, and
+// fails the test unless all accept it and write the same text.
+func interpolateAll(t *testing.T, s *session, query string, args ...driver.Value) []byte {
+	t.Helper()
+	q, err := sqlinterp.Append(nil, query, args, s.opts)
+	if err != nil {
+		t.Fatalf("%s: Append(%q): %v", s.name, query, err)
+	}
+	pq, err := sqlinterp.Parse(query)
+	if err != nil {
+		t.Fatalf("%s: Parse(%q): %v", s.name, query, err)
+	}
+	if typed, ok := sqlinterp.TypedArgs(args); ok {
+		tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
+		if err != nil || !bytes.Equal(tq, q) {
+			t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
+		}
+		if tq, err = pq.AppendArgs(nil, typed, s.opts); err != nil || !bytes.Equal(tq, q) {
+			t.Fatalf("%s: Query.AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
+		}
+	}
+	return q
+}
+
+// errParse is ER_PARSE_ERROR, a syntax error.
+const errParse = 1064
+
+// TestMariaDBTouching checks placeholders that touch a quote, a word, a
+// dot or another placeholder: the server must read each value as given,
+// as a literal of its own. Written together, 'v' and 'x' are the one
+// string v'x, 1 and 5 the number 15, 5 and e1 the number 50, x and '41'
+// the hex literal 'A', t. and 5 the column 5 of t; with the space the
+// package puts between them, strings concatenate, a word after a value
+// is its alias, and a number after a number is a syntax error.
+func TestMariaDBTouching(t *testing.T) {
+	db := openServer(t)
+	a, b := `x'?\"`+"`", `--' #`
+	at := time.Date(2024, 2, 29, 1, 2, 3, 0, time.UTC)
+	tests := []struct {
+		query string
+		args  []driver.Value
+		cols  []string // column names, "" for any
+		want  []any    // each column: a string, or nil for NULL
+		errno int      // or the server's error
+	}{
+		{query: "SELECT ??", args: []driver.Value{a, b}, want: []any{a + b}},
+		{query: "SELECT ?'x'", args: []driver.Value{a}, want: []any{a + "x"}},
+		{query: "SELECT 'x'?", args: []driver.Value{a}, want: []any{"x" + a}},
+		{query: "SELECT 'x'??'y', ?", args: []driver.Value{a, b, b}, want: []any{"x" + a + b + "y", b}},
+		{query: "SELECT _binary'x'?", args: []driver.Value{a}, want: []any{"x" + a}},
+		{query: "SELECT ??", args: []driver.Value{[]byte(a), b}, want: []any{a + b}},
+		{query: "SELECT ??", args: []driver.Value{json.RawMessage(a), at}, want: []any{a + "2024-02-29 01:02:03"}},
+		{query: "SELECT ?'x', ?", args: []driver.Value{nil, a}, cols: []string{"x", ""}, want: []any{nil, a}},
+		// A word after a value is its alias; 5e1 would be 50.
+		{query: "SELECT ?e1, ?x, ?y, ?z, ?w", args: []driver.Value{int64(5), 1.5, nil, a, []byte(b)},
+			cols: []string{"e1", "x", "y", "z", "w"}, want: []any{"5", "1.5", nil, a, b}},
+		{query: "SELECT ?e1", args: []driver.Value{uint64(math.MaxUint64)}, cols: []string{"e1"}, want: []any{"18446744073709551615"}},
+		// A word before a value: 1e-5 would be 0.00001, x'41' would be A,
+		// a_binary'v' the column a_binary.
+		{query: "SELECT 1e? FROM (SELECT 3 AS `1e`) t", args: []driver.Value{int64(-5)}, want: []any{"-2"}},
+		{query: "SELECT x? FROM (SELECT 7 AS x) t", args: []driver.Value{"41"}, cols: []string{"41"}, want: []any{"7"}},
+		{query: "SELECT a? FROM (SELECT 3 AS a, 4 AS a_binary) t", args: []driver.Value{[]byte("v")}, errno: errParse},
+		// Numbers that would join: 15, 12, 1.5, 5.5, the column 5 of t.
+		{query: "SELECT 1?", args: []driver.Value{int64(5)}, errno: errParse},
+		{query: "SELECT ??", args: []driver.Value{int64(1), int64(2)}, errno: errParse},
+		{query: "SELECT 1.?", args: []driver.Value{int64(5)}, errno: errParse},
+		{query: "SELECT ?.5", args: []driver.Value{int64(5)}, errno: errParse},
+		{query: "SELECT t.? FROM (SELECT 3 AS `5`) t", args: []driver.Value{int64(5)}, errno: errParse},
+		// Untouched: 1 - (-1), 2 - (-(1)), no comment.
+		{query: "SELECT 1-?, 2--?", args: []driver.Value{int64(-1), int64(1)}, want: []any{"2", "3"}},
+	}
+	for _, mode := range []sqlinterp.Options{{}, {NoBackslashEscapes: true}, {ANSIQuotes: true}, {ANSIQuotes: true, NoBackslashEscapes: true}} {
+		s := newSession(t, db, "utf8mb4", mode)
+		for _, tc := range tests {
+			text := interpolateAll(t, s, tc.query, tc.args...)
+			rows, err := s.conn.QueryContext(context.Background(), string(text))
+			if tc.errno != 0 {
+				var me *mysql.MySQLError
+				if err == nil {
+					rows.Close()
+				}
+				if !errors.As(err, &me) || int(me.Number) != tc.errno {
+					t.Errorf("%s: %s: error %v, want the server's error %d (the value read apart from its neighbour)", s.name, shorten(text), err, tc.errno)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %s: %v", s.name, shorten(text), err)
+				continue
+			}
+			cols, _ := rows.Columns()
+			vals := make([][]byte, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if !rows.Next() || rows.Scan(ptrs...) != nil {
+				t.Errorf("%s: %s: no row (%v)", s.name, shorten(text), rows.Err())
+			}
+			rows.Close()
+			if len(vals) != len(tc.want) {
+				t.Errorf("%s: %s: %d columns, want %d", s.name, shorten(text), len(vals), len(tc.want))
+				continue
+			}
+			for i, w := range tc.want {
+				if w == nil && vals[i] != nil || w != nil && (vals[i] == nil || string(vals[i]) != w.(string)) {
+					t.Errorf("%s: %s: column %d = %q, want %v", s.name, shorten(text), i, vals[i], w)
+				}
+				if tc.cols != nil && tc.cols[i] != "" && cols[i] != tc.cols[i] {
+					t.Errorf("%s: %s: column %d is named %q, want %q", s.name, shorten(text), i, cols[i], tc.cols[i])
+				}
+			}
+		}
+	}
+}
+
 // TestMariaDBCommentBytes checks, for every byte after "--", after "#" and
 // after "/*", in three character sets, that the server never reads a
 // comment where Append reads code, which would put a value inside a
