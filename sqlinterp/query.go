@@ -94,29 +94,26 @@ func Parse(query string) (*Query, error) {
 }
 
 // split returns q.text split at the placeholders at the offsets holes,
-// each part with the spaces appendQuery writes around it (see separate).
+// each part with the spaces appendQuery writes around the literals (see
+// spaceBefore): a substring of q.text when it needs none, a copy otherwise.
 func (q *Query) split(holes []int) plan {
 	segs := make([]string, len(holes))
 	last := 0
 	for i, p := range holes {
-		segs[i] = q.part(last, p, i > 0)
+		segs[i] = q.text[last:p]
+		if i > 0 && spaceAfter(q.text, holes[i-1]) {
+			segs[i] = " " + segs[i]
+		}
+		if spaceBefore(q.text, p) {
+			segs[i] += " "
+		}
 		last = p + 1
 	}
-	return plan{segs: segs, tail: q.part(last, len(q.text), len(holes) > 0)}
-}
-
-// part returns q.text[last:p] with the spaces separate asks for: a
-// substring of q.text when it asks for none, a copy otherwise.
-func (q *Query) part(last, p int, afterLiteral bool) string {
-	s := q.text[last:p]
-	before, after := separate(q.text, last, p, afterLiteral)
-	if before != 0 {
-		s = " " + s
+	tail := q.text[last:]
+	if len(holes) > 0 && spaceAfter(q.text, holes[len(holes)-1]) {
+		tail = " " + tail
 	}
-	if after != 0 {
-		s += " "
-	}
-	return s
+	return plan{segs: segs, tail: tail}
 }
 
 // modeName names the Options of lexMode m, for Parse's errors.

@@ -135,23 +135,19 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		if err != nil {
 			return dst[:start], err
 		}
-		// The text up to the placeholder, with a space on either side
-		// where it would touch a literal (see separate).
-		before, after := separate(query, last, p, n > 0)
-		if k := p - last + before + after; o.MaxSize > 0 || cap(dst)-len(dst) < k {
-			if dst, err = roomSlow(dst, start, k, o); err != nil {
+		if o.MaxSize > 0 || cap(dst)-len(dst) < p-last {
+			if dst, err = roomSlow(dst, start, p-last, o); err != nil {
 				return dst[:start], err
 			}
 		}
-		if before != 0 {
-			dst = append(dst, ' ')
-		}
 		dst = append(dst, query[last:p]...)
-		if after != 0 {
-			dst = append(dst, ' ')
-		}
-		if p == len(query) {
+		if p >= len(query) {
 			break
+		}
+		if spaceBefore(query, p) {
+			if dst, err = appendSpace(dst, start, o); err != nil {
+				return dst[:start], err
+			}
 		}
 		if n == nargs {
 			rest, err := countFrom(query, p+1, o)
@@ -167,6 +163,11 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		}
 		if err != nil {
 			return dst[:start], err
+		}
+		if spaceAfter(query, p) {
+			if dst, err = appendSpace(dst, start, o); err != nil {
+				return dst[:start], err
+			}
 		}
 		n++
 		last = p + 1
@@ -228,29 +229,48 @@ func countFrom(query string, i int, o *Options) (int, error) {
 // tokens outside quotes and comments changes nothing else (it is never put
 // after -, so it makes no "-- " comment). Marking ' and the words on both
 // sides is more than each case needs, and simpler to check.
-var fuses = func() (t [256]bool) {
+var fuses = func() (t [256]uint8) {
 	for c := range 256 {
-		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c >= 0x80 ||
-			c == '_' || c == '$' || c == '.' || c == '\''
+		if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c >= 0x80 ||
+			c == '_' || c == '$' || c == '.' || c == '\'' {
+			t[c] = beforeLiteral | afterLiteral
+		}
 	}
+	// A ? in code right before a placeholder is one too (@? and \? are
+	// refused), and every literal ends with a byte that fuses.
+	t['?'] = beforeLiteral
 	return t
 }()
 
-// separate returns, as 0 or 1, whether the query text query[last:p] needs
-// a space before it, where it follows a literal (when afterLiteral), and
-// after it, where a literal follows (when p is a placeholder), so that no
-// literal touches a byte that fuses with it. Two placeholders in a row get
-// one space between their literals.
-func separate(query string, last, p int, afterLiteral bool) (before, after int) {
-	if afterLiteral && last < p && fuses[query[last]] {
-		before = 1
+// The bits of fuses: the byte fuses with a literal when it stands right
+// before it, or right after it.
+const (
+	beforeLiteral = 1 << iota
+	afterLiteral
+)
+
+// spaceBefore and spaceAfter report whether the literal that replaces
+// the placeholder at query[p] needs a space before it or after it: when
+// the byte there fuses with it. Two placeholders in a row get one space
+// between their literals, before the second.
+func spaceBefore(query string, p int) bool {
+	return p > 0 && fuses[query[p-1]]&beforeLiteral != 0
+}
+
+func spaceAfter(query string, p int) bool {
+	return p+1 < len(query) && fuses[query[p+1]]&afterLiteral != 0
+}
+
+// appendSpace appends the space that keeps a literal apart from its
+// neighbour.
+func appendSpace(dst []byte, start int, o *Options) ([]byte, error) {
+	if o.MaxSize > 0 {
+		var err error
+		if dst, err = roomSlow(dst, start, 1, o); err != nil {
+			return dst, err
+		}
 	}
-	// Every literal ends with a byte that fuses, so an empty text after a
-	// literal needs a space as much as a text ending in one does.
-	if p < len(query) && (p > last && fuses[query[p-1]] || p == last && afterLiteral) {
-		after = 1
-	}
-	return before, after
+	return append(dst, ' '), nil
 }
 
 // special marks the bytes of a query that start a placeholder, a quoted part
