@@ -479,6 +479,106 @@ func TestMariaDBTouching(t *testing.T) {
 	}
 }
 
+// TestMariaDBExecutableComments runs queries with plain executable
+// comments before, between and after their placeholders, as applications
+// write them: optimizer hints right after SELECT, INSERT, UPDATE and
+// DELETE, version comments of keywords, numbers and operators between
+// select items, hints after the placeholders. Every one must be accepted
+// by Append, AppendArgs and Parse, and the server must return each value
+// verbatim, in both escape modes and with ANSI_QUOTES. (MariaDB runs /*!
+// and /*M! comments up to its version and reads /*+ as a comment.)
+func TestMariaDBExecutableComments(t *testing.T) {
+	db := openServer(t)
+	a, b, c := `x'?\"`+"`*/", `--' #/*!`, "c\n-- "
+	selects := []struct {
+		query string
+		want  []string // $a and $b stand for the values
+	}{
+		{"SELECT /*+ MAX_EXECUTION_TIME(1000) */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*+ BKA(t1) NO_BKA(t2) */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*+ SET_VAR(sort_buffer_size=16M) NO_ICP(t1, t2) */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!40001 SQL_NO_CACHE */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*! STRAIGHT_JOIN */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*M!100000 SQL_CALC_FOUND_ROWS */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!50000 DISTINCT */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!999999 DISTINCT */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*+ QB_NAME(q1) */ /*!40001 SQL_NO_CACHE */ /*M!100000 DISTINCT */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!50000\n\tSQL_NO_CACHE\r\n*/ ?, ?", []string{"$a", "$b"}},
+		{"SELECT 1 /*!50000 , 2 */, ?, ?", []string{"1", "2", "$a", "$b"}},
+		{"SELECT 1 /*M!100100 , 2 */, ?, ?", []string{"1", "2", "$a", "$b"}},
+		{"SELECT 1 /*!999999 , 2 */, ?, ?", []string{"1", "$a", "$b"}},
+		{"SELECT 2 /*!50000 * 3 */, ?, ?", []string{"6", "$a", "$b"}},
+		{"SELECT 1 /*!50000 -1 */ - 1, ?, ?", []string{"-1", "$a", "$b"}},
+		{"SELECT 1 /*!50000 , (1+2)*3 */, ? /*!50000 AS c1 */, ?", []string{"1", "9", "$a", "$b"}},
+		{"SELECT ?/*!50000 , 2*/, ?", []string{"$a", "2", "$b"}},
+		{"SELECT ? /*!*/, ? /*M!*/", []string{"$a", "$b"}},
+		{"SELECT ?, ? /*+ NO_ICP(t) */", []string{"$a", "$b"}},
+		{"SELECT ?, ? /*!50000 , 3 */ /*+ a.b $c */", []string{"$a", "$b", "3"}},
+	}
+	for _, mode := range []sqlinterp.Options{{}, {NoBackslashEscapes: true}, {ANSIQuotes: true}} {
+		s := newSession(t, db, "utf8mb4", mode)
+		for _, tc := range selects {
+			text := interpolateAll(t, s, tc.query, a, []byte(b))
+			got, errno := serverRun(s, text)
+			if errno != 0 || len(got) != len(tc.want) {
+				t.Errorf("%s: %s: error %d, %d columns; want %d", s.name, shorten(text), errno, len(got), len(tc.want))
+				continue
+			}
+			for i, w := range tc.want {
+				w = strings.NewReplacer("$a", a, "$b", b).Replace(w)
+				if string(got[i]) != w {
+					t.Errorf("%s: %s: column %d = %q, want %q", s.name, shorten(text), i, got[i], w)
+				}
+			}
+		}
+		// Writes, on a temporary table of this connection.
+		ctx := context.Background()
+		for _, stmt := range []string{"CREATE DATABASE IF NOT EXISTS poolkit_sqlinterp",
+			"CREATE TEMPORARY TABLE poolkit_sqlinterp.t (a VARBINARY(64), b VARBINARY(64))"} {
+			if _, err := s.conn.ExecContext(ctx, stmt); err != nil {
+				t.Fatalf("%s: %v", stmt, err)
+			}
+		}
+		writes := []struct {
+			query string
+			args  []driver.Value
+			check string // a query without placeholders
+			want  []string
+		}{
+			{"INSERT /*+ SET_VAR(foreign_key_checks=OFF) */ INTO poolkit_sqlinterp.t VALUES (?, ?)", []driver.Value{a, []byte(b)},
+				"SELECT a, b FROM poolkit_sqlinterp.t", []string{a, b}},
+			{"UPDATE /*+ NO_RANGE_OPTIMIZATION(t) */ poolkit_sqlinterp.t SET a = ? WHERE b = ?", []driver.Value{c, b},
+				"SELECT a, b FROM poolkit_sqlinterp.t", []string{c, b}},
+			{"INSERT /*!50000 IGNORE */ INTO poolkit_sqlinterp.t VALUES (?, ?)", []driver.Value{b, a},
+				"SELECT COUNT(*), MAX(a), MIN(b) FROM poolkit_sqlinterp.t", []string{"2", c, b}},
+			{"DELETE /*+ BKA(t) */ FROM poolkit_sqlinterp.t WHERE a = ? /*!50000 AND b = */ /*M!100000 b */", []driver.Value{c},
+				"SELECT COUNT(*), MAX(a) FROM poolkit_sqlinterp.t", []string{"1", b}},
+			{"DELETE /*!50000 QUICK */ FROM poolkit_sqlinterp.t WHERE a = ? AND b = ?", []driver.Value{b, a},
+				"SELECT COUNT(*) FROM poolkit_sqlinterp.t", []string{"0"}},
+		}
+		for _, w := range writes {
+			text := interpolateAll(t, s, w.query, w.args...)
+			if _, err := s.conn.ExecContext(ctx, string(text)); err != nil {
+				t.Errorf("%s: %s: %v", s.name, shorten(text), err)
+				continue
+			}
+			got, errno := serverRun(s, []byte(w.check))
+			if errno != 0 || len(got) != len(w.want) {
+				t.Errorf("%s: after %s: %s: error %d, %d columns", s.name, shorten(text), w.check, errno, len(got))
+				continue
+			}
+			for i := range got {
+				if string(got[i]) != w.want[i] {
+					t.Errorf("%s: after %s: %s: column %d = %q, want %q", s.name, shorten(text), w.check, i, got[i], w.want[i])
+				}
+			}
+		}
+		if _, err := s.conn.ExecContext(ctx, "DROP TEMPORARY TABLE poolkit_sqlinterp.t"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestMariaDBCommentBytes checks, for every byte after "--", after "#" and
 // after "/*", in three character sets, that the server never reads a
 // comment where Append reads code, which would put a value inside a
