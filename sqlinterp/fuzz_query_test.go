@@ -33,6 +33,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT ?", "SELECT '?', ?", `SELECT "a\"?", ?`, "SELECT ? -- ?\n?", "SELECT ?#?\n?",
 		"SELECT /* ? */ ?", "SELECT /*! ? */", "SELECT /*!50000 '*/' */ ?", "SELECT /*M! ? */", "SELECT `?`, ?", "SELECT ?'?'", "--?", "/*", "'\\",
 		"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n", "/*!50700 # */\n */ ?", "SELECT ? /*!40000 # */\n */* ' */",
+		"SELECT /*+ MAX_EXECUTION_TIME(1000) */ ?, ?", "SELECT 1 /*!50000 , 2 */, ? /*M!100100 , 3 */", "SELECT /*+ a -- */ ?",
+		"SELECT ??", "SELECT ?'x'", "SELECT 'x'??'y'", "SELECT ?e1, 1.?", "SELECT ?/*!*/?",
 	} {
 		f.Add(q, `'?\"`+"`", uint8(0))
 	}
