@@ -94,26 +94,31 @@ func Parse(query string) (*Query, error) {
 }
 
 // split returns q.text split at the placeholders at the offsets holes,
-// each part with the spaces appendQuery writes around the literals (see
-// spaceBefore): a substring of q.text when it needs none, a copy otherwise.
+// each part with the spaces appendQuery writes around it (see
+// spaceAround): a substring of q.text when it needs none, a copy
+// otherwise.
 func (q *Query) split(holes []int) plan {
 	segs := make([]string, len(holes))
 	last := 0
 	for i, p := range holes {
-		segs[i] = q.text[last:p]
-		if i > 0 && spaceAfter(q.text, holes[i-1]) {
-			segs[i] = " " + segs[i]
-		}
-		if spaceBefore(q.text, p) {
-			segs[i] += " "
-		}
+		segs[i] = q.part(last, p, i)
 		last = p + 1
 	}
-	tail := q.text[last:]
-	if len(holes) > 0 && spaceAfter(q.text, holes[len(holes)-1]) {
-		tail = " " + tail
+	return plan{segs: segs, tail: q.part(last, len(q.text), len(holes))}
+}
+
+// part returns q.text[last:p], the part after n placeholders, with the
+// spaces spaceAround asks for.
+func (q *Query) part(last, p, n int) string {
+	s := q.text[last:p]
+	before, after := spaceAround(q.text, last, p, n)
+	if before != 0 {
+		s = " " + s
 	}
-	return plan{segs: segs, tail: tail}
+	if after != 0 {
+		s += " "
+	}
+	return s
 }
 
 // modeName names the Options of lexMode m, for Parse's errors.

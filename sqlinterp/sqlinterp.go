@@ -135,19 +135,24 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		if err != nil {
 			return dst[:start], err
 		}
-		if o.MaxSize > 0 || cap(dst)-len(dst) < p-last {
-			if dst, err = roomSlow(dst, start, p-last, o); err != nil {
+		// The text up to the placeholder, with the spaces that keep the
+		// literals on either side apart from it: grown for as one, as
+		// appendParsed grows for a segment, in which Parse puts them.
+		before, after := spaceAround(query, last, p, n)
+		if k := before + p - last + after; o.MaxSize > 0 || cap(dst)-len(dst) < k {
+			if dst, err = roomSlow(dst, start, k, o); err != nil {
 				return dst[:start], err
 			}
+		}
+		if before != 0 {
+			dst = append(dst, ' ')
 		}
 		dst = append(dst, query[last:p]...)
+		if after != 0 {
+			dst = append(dst, ' ')
+		}
 		if p >= len(query) {
 			break
-		}
-		if spaceBefore(query, p) {
-			if dst, err = appendSpace(dst, start, o); err != nil {
-				return dst[:start], err
-			}
 		}
 		if n == nargs {
 			rest, err := countFrom(query, p+1, o)
@@ -163,11 +168,6 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		}
 		if err != nil {
 			return dst[:start], err
-		}
-		if spaceAfter(query, p) {
-			if dst, err = appendSpace(dst, start, o); err != nil {
-				return dst[:start], err
-			}
 		}
 		n++
 		last = p + 1
@@ -261,16 +261,17 @@ func spaceAfter(query string, p int) bool {
 	return p+1 < len(query) && fuses[query[p+1]]&afterLiteral != 0
 }
 
-// appendSpace appends the space that keeps a literal apart from its
-// neighbour.
-func appendSpace(dst []byte, start int, o *Options) ([]byte, error) {
-	if o.MaxSize > 0 {
-		var err error
-		if dst, err = roomSlow(dst, start, 1, o); err != nil {
-			return dst, err
-		}
+// spaceAround returns, as 0 or 1, whether the query text query[last:p],
+// which follows the placeholder at last-1 when n > 0 and precedes one at
+// p when p < len(query), needs a space before it and after it.
+func spaceAround(query string, last, p, n int) (before, after int) {
+	if n > 0 && spaceAfter(query, last-1) {
+		before = 1
 	}
-	return append(dst, ' '), nil
+	if p < len(query) && spaceBefore(query, p) {
+		after = 1
+	}
+	return before, after
 }
 
 // special marks the bytes of a query that start a placeholder, a quoted part
