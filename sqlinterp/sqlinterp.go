@@ -75,9 +75,14 @@ type Options struct {
 // nothing, with an *ArgError whose Err is ErrOverlap (a *QueryError for the
 // query). Arguments may alias dst[:len(dst)], which Append only reads.
 //
-// On error Append returns dst cut back to its original length (its
-// capacity may have grown, so the result can still be reused) and an error
-// that is a *CountError, *ArgError, *SizeError or *QueryError.
+// On success Append writes nothing past the length it returns. On error
+// it returns dst cut back to its original length (its capacity may have
+// grown, so the result can still be reused) and an error that is a
+// *CountError, *ArgError, *SizeError or *QueryError; it may have written
+// the output up to the fault into dst's spare capacity by then (a wrong
+// argument count, an argument without a literal, a refused construct after
+// a placeholder, or escapes past MaxSize are found as the query is
+// written), so that spare capacity holds nothing the caller should keep.
 func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte, error) {
 	return appendQuery(dst, query, args, nil, &opts)
 }
