@@ -3,7 +3,6 @@ package sqlinterp
 import (
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // Query is a query whose placeholders Parse has located once, so that
@@ -30,6 +29,7 @@ type Query struct {
 type plan struct {
 	segs []string
 	tail string
+	size int // the bytes of segs and tail
 }
 
 // lexMode returns the index in Query.plans of the reading o asks for: the
@@ -104,7 +104,12 @@ func (q *Query) split(holes []int) plan {
 		segs[i] = q.part(last, p, i)
 		last = p + 1
 	}
-	return plan{segs: segs, tail: q.part(last, len(q.text), len(holes))}
+	tail := q.part(last, len(q.text), len(holes))
+	size := len(tail)
+	for _, s := range segs {
+		size += len(s)
+	}
+	return plan{segs: segs, tail: tail, size: size}
 }
 
 // part returns q.text[last:p], the part after n placeholders, with the
@@ -172,28 +177,26 @@ func (q *Query) AppendArgs(dst []byte, args *Args, opts Options) ([]byte, error)
 }
 
 // appendParsed is appendQuery for typed arguments and a query of size
-// bytes split as p says. It checks and writes in the same order as
-// appendQuery, so that it fails with the same error.
+// bytes split as p says. It checks and writes in the same order as appendQuery, so that it
+// fails with the same error, and nothing is written when it fails.
 func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byte, error) {
 	start := len(dst)
 	nargs := len(typed)
-	free := spare(dst)
-	least, estimate := size-nargs, size
-	for i := range typed {
-		a := &typed[i]
-		l, e := a.sizes()
-		if a.kind == kindString {
-			if free.holds(unsafe.StringData(a.s), len(a.s)) {
-				return dst, overlapError(nil, typed, i)
-			}
-		} else if free.holds(unsafe.SliceData(a.b), len(a.b)) {
-			return dst, overlapError(nil, typed, i)
-		}
-		least += l
-		estimate += e
-	}
-	dst, err := reserve(dst, start, least, estimate, o)
+	least, estimate, err := checkArgs(spare(dst), nil, typed, o)
 	if err != nil {
+		return dst, err
+	}
+	if len(p.segs) != nargs {
+		return dst, &CountError{Placeholders: len(p.segs), Args: nargs}
+	}
+	fixed := size - nargs
+	if o.MaxSize > 0 && fixed+2*nargs+2*least+mostPerArg*nargs > o.MaxSize {
+		least = p.size + literalsLen(nil, typed, o)
+		estimate = least
+	} else {
+		least, estimate = fixed+least, size+estimate
+	}
+	if dst, err = reserve(dst, start, least, estimate, o); err != nil {
 		return dst, err
 	}
 	for n, seg := range p.segs {
@@ -203,9 +206,6 @@ func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byt
 			}
 		}
 		dst = append(dst, seg...)
-		if n == nargs {
-			return dst[:start], &CountError{Placeholders: len(p.segs), Args: nargs}
-		}
 		if dst, err = appendLiteral(dst, start, &typed[n], n, o); err != nil {
 			return dst[:start], err
 		}
@@ -216,9 +216,6 @@ func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byt
 		}
 	}
 	dst = append(dst, p.tail...)
-	if len(p.segs) != nargs {
-		return dst[:start], &CountError{Placeholders: len(p.segs), Args: nargs}
-	}
 	if o.MaxSize > 0 && len(dst)-start > o.MaxSize {
 		return dst[:start], &SizeError{Max: o.MaxSize}
 	}

@@ -5,6 +5,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -166,6 +168,62 @@ func TestCanary(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestManyPlaceholders checks queries with more placeholders than
+// appendQuery keeps the offsets of (it reads on past them): touching
+// literals, the exact size under MaxSize, a count error and a refusal
+// after the last kept, none of which may write to dst's spare capacity.
+func TestManyPlaceholders(t *testing.T) {
+	const n = 150
+	query := strings.Repeat("??", n/2)
+	args := make([]driver.Value, n)
+	words := make([]string, n)
+	for i := range args {
+		args[i] = int64(i)
+		words[i] = strconv.Itoa(i)
+	}
+	want := strings.Join(words, " ") // every pair touches
+	q, err := Parse(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed, _ := typedArgs(args)
+	for _, max := range []int{0, len(want), len(want) - 1} {
+		opts := Options{MaxSize: max}
+		for name, write := range map[string]func(dst []byte) ([]byte, error){
+			"Append":           func(dst []byte) ([]byte, error) { return Append(dst, query, args, opts) },
+			"AppendArgs":       func(dst []byte) ([]byte, error) { return AppendArgs(dst, query, typed, opts) },
+			"Query.AppendArgs": func(dst []byte) ([]byte, error) { return q.AppendArgs(dst, typed, opts) },
+		} {
+			buf := bytes.Repeat([]byte{canary}, 2*len(want))
+			got, err := write(buf[:0])
+			if max == len(want)-1 {
+				var se *SizeError
+				if !errors.As(err, &se) || len(got) != 0 || !bytes.Equal(buf, bytes.Repeat([]byte{canary}, len(buf))) {
+					t.Errorf("%s, MaxSize %d: %q, %v, and wrote %q; want a *SizeError and nothing written", name, max, got, err, buf)
+				}
+				continue
+			}
+			if err != nil || string(got) != want {
+				t.Errorf("%s, MaxSize %d = %q, %v; want %q", name, max, got, err, want)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		query string
+		args  []driver.Value
+	}{
+		{query + "?", args}, // one placeholder too many
+		{query + " /*+ QB_NAME('q') */ ?", append(args, nil)}, // refused after the last kept
+		{strings.Repeat("?,", 70) + "/*!'*/ ?", make([]driver.Value, 71)},
+	} {
+		buf := bytes.Repeat([]byte{canary}, 4*len(want))
+		got, err := Append(buf[:0], tc.query, tc.args, Options{})
+		if err == nil || len(got) != 0 || !bytes.Equal(buf, bytes.Repeat([]byte{canary}, len(buf))) {
+			t.Errorf("Append(%.40q…) = %.40q, %v; want an error and nothing written", tc.query, got, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package sqlinterp
 
 import (
 	"database/sql/driver"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -75,14 +76,13 @@ type Options struct {
 // nothing, with an *ArgError whose Err is ErrOverlap (a *QueryError for the
 // query). Arguments may alias dst[:len(dst)], which Append only reads.
 //
-// On success Append writes nothing past the length it returns. On error
-// it returns dst cut back to its original length (its capacity may have
-// grown, so the result can still be reused) and an error that is a
-// *CountError, *ArgError, *SizeError or *QueryError; it may have written
-// the output up to the fault into dst's spare capacity by then (a wrong
-// argument count, an argument without a literal, a refused construct after
-// a placeholder, or escapes past MaxSize are found as the query is
-// written), so that spare capacity holds nothing the caller should keep.
+// On error Append returns dst cut back to its original length and an
+// error that is a *CountError, *ArgError, *SizeError or *QueryError. It finds
+// every fault before it writes a byte, so a failed call leaves dst's
+// spare capacity as it was, and a successful one writes nothing past the
+// length it returns. The arguments are checked first (an *ArgError for the
+// first without a literal or sharing memory with dst), then the query (a
+// *QueryError, then a *CountError), then the size (a *SizeError).
 func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte, error) {
 	return appendQuery(dst, query, args, nil, &opts)
 }
@@ -104,41 +104,43 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	if err := checkNUL(query); err != nil {
 		return dst, err
 	}
-	// Size the output before growing dst: past MaxSize even at its least
-	// (every string unescaped, every number one digit) is an error now, and
-	// dst never grows past MaxSize.
-	least, estimate := len(query)-nargs, len(query)
-	for i := range nargs {
-		var l, e int
-		var data *byte // the bytes of a string or []byte argument
-		var size int
-		if typed != nil {
-			a := &typed[i]
-			l, e = a.sizes()
-			if a.kind == kindString {
-				data, size = unsafe.StringData(a.s), len(a.s)
-			} else {
-				data, size = unsafe.SliceData(a.b), len(a.b)
-			}
-		} else {
-			l, e, data, size = valueSizes(vals[i])
-		}
-		if free.holds(data, size) {
-			return dst, overlapError(vals, typed, i)
-		}
-		least += l
-		estimate += e
-	}
-	dst, err := reserve(dst, start, least, estimate, o)
+	// Everything that can fail is checked before anything is written, so
+	// that an error leaves dst's spare capacity as it was: the arguments
+	// (each has a literal, none overlaps dst), then the query (where its
+	// placeholders are, how many), then the size.
+	least, estimate, err := checkArgs(free, vals, typed, o)
 	if err != nil {
 		return dst, err
 	}
-	n := 0    // placeholders seen
+	var found [64]int32 // the first placeholders' offsets
+	count, kept, err := findPlaceholders(query, o, &found)
+	if err != nil {
+		return dst, err
+	}
+	holes := found[:kept]
+	if count != nargs {
+		return dst, &CountError{Placeholders: count, Args: nargs}
+	}
+	// The query's own bytes, to which the literals add, and the spaces
+	// between them: at most two per placeholder. When the most the output
+	// can take (see checkArgs) passes MaxSize, its exact size decides.
+	fixed := len(query) - nargs
+	if o.MaxSize > 0 && fixed+2*nargs+2*least+mostPerArg*nargs > o.MaxSize {
+		least = fixed + querySpaces(query, holes, nargs, o) + literalsLen(vals, typed, o)
+		estimate = least
+	} else {
+		least, estimate = fixed+least, len(query)+estimate
+	}
+	if dst, err = reserve(dst, start, least, estimate, o); err != nil {
+		return dst, err
+	}
 	last := 0 // start of the query text not yet copied
-	for {
-		p, err := nextPlaceholder(query, last, o)
-		if err != nil {
-			return dst[:start], err
+	for n := 0; ; n++ {
+		var p int
+		if n < len(holes) {
+			p = int(holes[n])
+		} else {
+			p = readOn(query, n, nargs, last, o)
 		}
 		// The text up to the placeholder, with the spaces that keep the
 		// literals on either side apart from it: grown for as one, as
@@ -159,13 +161,6 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		if p >= len(query) {
 			break
 		}
-		if n == nargs {
-			rest, err := countFrom(query, p+1, o)
-			if err != nil {
-				return dst[:start], err
-			}
-			return dst[:start], &CountError{Placeholders: n + 1 + rest, Args: nargs}
-		}
 		if typed != nil {
 			dst, err = appendLiteral(dst, start, &typed[n], n, o)
 		} else {
@@ -174,11 +169,7 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		if err != nil {
 			return dst[:start], err
 		}
-		n++
 		last = p + 1
-	}
-	if n != nargs {
-		return dst[:start], &CountError{Placeholders: n, Args: nargs}
 	}
 	if o.MaxSize > 0 && len(dst)-start > o.MaxSize {
 		return dst[:start], &SizeError{Max: o.MaxSize}
@@ -211,6 +202,63 @@ func countFrom(query string, i int, o *Options) (int, error) {
 		}
 		n++
 		i = p
+	}
+}
+
+// findPlaceholders returns the number of placeholders in query, having
+// stored the offsets of the first of them in found (the first kept, all
+// of them when they fit, none when the query is too long for int32
+// offsets), or the error that refuses the query.
+func findPlaceholders(query string, o *Options, found *[64]int32) (count, kept int, err error) {
+	keep := len(found)
+	if len(query) > math.MaxInt32 {
+		keep = 0
+	}
+	for i := 0; ; i++ {
+		p, err := nextPlaceholder(query, i, o)
+		if err != nil {
+			return 0, 0, err
+		}
+		if p == len(query) {
+			return count, min(count, keep), nil
+		}
+		if count < keep {
+			found[count] = int32(p)
+		}
+		count++
+		i = p
+	}
+}
+
+// readOn returns the offset of placeholder k of the count in query, or
+// len(query) for k == count, reading on from last, just past placeholder
+// k-1: for the placeholders past those whose offsets findPlaceholders
+// kept.
+func readOn(query string, k, count, last int, o *Options) int {
+	if k < count {
+		p, _ := nextPlaceholder(query, last, o) // no error: findPlaceholders read it
+		return p
+	}
+	return len(query)
+}
+
+// querySpaces returns the number of spaces appendQuery writes between
+// query and its count literals; holes holds the first offsets.
+func querySpaces(query string, holes []int32, count int, o *Options) int {
+	n, last := 0, 0
+	for k := 0; ; k++ {
+		var p int
+		if k < len(holes) {
+			p = int(holes[k])
+		} else {
+			p = readOn(query, k, count, last, o)
+		}
+		before, after := spaceAround(query, last, p, k)
+		n += before + after
+		if p == len(query) {
+			return n
+		}
+		last = p + 1
 	}
 }
 

@@ -227,6 +227,21 @@ func TestAppendErrors(t *testing.T) {
 			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 100 bytes (Options.MaxSize)"},
 		{name: "query text past MaxSize", query: "SELECT ?" + strings.Repeat(" ", 100), args: []driver.Value{int64(1)}, opts: Options{MaxSize: 100},
 			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 100 bytes (Options.MaxSize)"},
+		// Faults found after a first literal could have been written.
+		{name: "too many args, late", query: "SELECT ?, ?", args: []driver.Value{int64(1), "x", nil},
+			target: new(*CountError), msg: "sqlinterp: query has 2 placeholders but 3 arguments were given"},
+		{name: "NaN, late", query: "SELECT ?, ?", args: []driver.Value{"x", math.NaN()},
+			target: new(*ArgError), is: ErrArgValue, msg: "sqlinterp: argument 1 (float64): NaN has no SQL literal"},
+		{name: "year 10000, late", query: "SELECT ?, ?", args: []driver.Value{"x", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+			target: new(*ArgError), is: ErrArgValue, msg: "sqlinterp: argument 1 (time.Time): year 10000 is outside the DATETIME range 1 to 9999"},
+		{name: "unsupported type, late", query: "SELECT ?, ?", args: []driver.Value{"x", int32(1)},
+			target: new(*ArgError), is: ErrArgType, msg: "sqlinterp: argument 1 (int32): unsupported type; want nil, int64, uint64, float64, bool, time.Time, []byte, string or json.RawMessage (Interpolate also converts other ints, floats and driver.Valuer)"},
+		{name: "refused after a placeholder", query: "SELECT ?, /*+ QB_NAME('q') */ ?", args: []driver.Value{"x", "y"},
+			target: new(*QueryError), msg: "sqlinterp: query byte 10: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 30); put placeholders before it or use a server-side prepared statement"},
+		{name: "escapes past MaxSize, late", query: "SELECT ?, ?", args: []driver.Value{"x", strings.Repeat("'", 40)}, opts: Options{MaxSize: 70},
+			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 70 bytes (Options.MaxSize)"},
+		{name: "spaces past MaxSize", query: "SELECT ??", args: []driver.Value{"x", "y"}, opts: Options{MaxSize: 13},
+			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 13 bytes (Options.MaxSize)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -237,6 +252,22 @@ func TestAppendErrors(t *testing.T) {
 			}
 			if string(got) != "keep" {
 				t.Errorf("on error Append returned %q, want dst cut back to %q", got, "keep")
+			}
+			// An error writes nothing, not even in dst's spare capacity.
+			canaried := bytes.Repeat([]byte{canary}, 4+256)
+			copy(canaried, "keep")
+			if _, err := Append(canaried[:4], tc.query, tc.args, tc.opts); err == nil || !bytes.Equal(canaried[4:], bytes.Repeat([]byte{canary}, 256)) {
+				t.Errorf("Append(%q) into spare capacity: %v, and wrote %q", tc.query, err, canaried[4:])
+			}
+			if args, ok := typedArgs(tc.args); ok {
+				if _, err := AppendArgs(canaried[:4], tc.query, args, tc.opts); err == nil || !bytes.Equal(canaried[4:], bytes.Repeat([]byte{canary}, 256)) {
+					t.Errorf("AppendArgs(%q) into spare capacity: %v, and wrote %q", tc.query, err, canaried[4:])
+				}
+				if q, perr := Parse(tc.query); perr == nil {
+					if _, err := q.AppendArgs(canaried[:4], args, tc.opts); err == nil || !bytes.Equal(canaried[4:], bytes.Repeat([]byte{canary}, 256)) {
+						t.Errorf("Query.AppendArgs(%q) into spare capacity: %v, and wrote %q", tc.query, err, canaried[4:])
+					}
+				}
 			}
 			if !errors.As(err, tc.target) {
 				t.Errorf("error %v (%T) is not a %T", err, err, tc.target)
