@@ -279,6 +279,23 @@ func FuzzArgs(f *testing.F) {
 			t.Fatalf("query %q, opts %+v:\nAppend     = %q, %v\nAppendArgs = %q, %v", query, opts, want, wantErr, got, gotErr)
 		}
 		checkParsed(t, query, &args, opts)
+		// Into dst with room to spare: nothing past the result is
+		// written, and nothing at all on error.
+		for _, write := range []func(dst []byte) ([]byte, error){
+			func(dst []byte) ([]byte, error) { return Append(dst, query, vals, opts) },
+			func(dst []byte) ([]byte, error) { return AppendArgs(dst, query, &args, opts) },
+		} {
+			buf := bytes.Repeat([]byte{canary}, 3+len(want)+64)
+			copy(buf, "pre")
+			out, err := write(buf[:3])
+			end := 3
+			if err == nil && &out[0] == &buf[0] {
+				end = len(out)
+			}
+			if bytes.Count(buf[end:], []byte{canary}) != len(buf)-end {
+				t.Fatalf("query %q, opts %+v: %q, %v; wrote past the result: %q", query, opts, out, err, buf[end:])
+			}
+		}
 		// With one argument too few, none, and one too many as well.
 		if n > 0 {
 			fewer := Args{list: args.list[:n-1]}
