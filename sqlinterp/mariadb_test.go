@@ -99,25 +99,7 @@ func newSession(t testing.TB, db *sql.DB, charset string, opts sqlinterp.Options
 // columns as the server sent them (nil for NULL).
 func (s *session) row(t *testing.T, query string, args ...driver.Value) (cols []string, vals [][]byte) {
 	t.Helper()
-	q, err := sqlinterp.Append(nil, query, args, s.opts)
-	if err != nil {
-		t.Fatalf("%s: Append(%q): %v", s.name, query, err)
-	}
-	// The typed path must write the same query; the server runs its text.
-	if typed, ok := sqlinterp.TypedArgs(args); ok {
-		tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
-		if err != nil || !bytes.Equal(tq, q) {
-			t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
-		}
-		q = tq
-		if pq, err := sqlinterp.Parse(query); err == nil { // and the parsed path
-			tq, err = pq.AppendArgs(nil, typed, s.opts)
-			if err != nil || !bytes.Equal(tq, q) {
-				t.Fatalf("%s: Query.AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
-			}
-			q = tq
-		}
-	}
+	q := interpolateAll(t, s, query, args...)
 	rows, err := s.conn.QueryContext(context.Background(), string(q))
 	if err != nil {
 		t.Fatalf("%s: query %s: %v", s.name, shorten(q), err)

@@ -137,10 +137,10 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	last := 0 // start of the query text not yet copied
 	for n := 0; ; n++ {
 		var p int
-		if n < len(holes) {
+		if n < len(holes) { // placeholder's common case, inlined
 			p = int(holes[n])
 		} else {
-			p = readOn(query, n, nargs, last, o)
+			p = placeholder(query, holes, n, nargs, last, o)
 		}
 		// The text up to the placeholder, with the spaces that keep the
 		// literals on either side apart from it: grown for as one, as
@@ -230,11 +230,13 @@ func findPlaceholders(query string, o *Options, found *[64]int32) (count, kept i
 	}
 }
 
-// readOn returns the offset of placeholder k of the count in query, or
-// len(query) for k == count, reading on from last, just past placeholder
-// k-1: for the placeholders past those whose offsets findPlaceholders
-// kept.
-func readOn(query string, k, count, last int, o *Options) int {
+// placeholder returns the offset of placeholder k of the count in query,
+// or len(query) for k == count: from holes, the offsets findPlaceholders
+// kept, or past them read on from last, just past placeholder k-1.
+func placeholder(query string, holes []int32, k, count, last int, o *Options) int {
+	if k < len(holes) {
+		return int(holes[k])
+	}
 	if k < count {
 		p, _ := nextPlaceholder(query, last, o) // no error: findPlaceholders read it
 		return p
@@ -243,23 +245,20 @@ func readOn(query string, k, count, last int, o *Options) int {
 }
 
 // querySpaces returns the number of spaces appendQuery writes between
-// query and its count literals; holes holds the first offsets.
+// query and its count literals, on either side of each; holes holds the
+// first offsets.
 func querySpaces(query string, holes []int32, count int, o *Options) int {
-	n, last := 0, 0
-	for k := 0; ; k++ {
-		var p int
-		if k < len(holes) {
-			p = int(holes[k])
-		} else {
-			p = readOn(query, k, count, last, o)
+	n, p := 0, -1
+	for k := range count {
+		p = placeholder(query, holes, k, count, p+1, o)
+		if spaceBefore(query, p) {
+			n++
 		}
-		before, after := spaceAround(query, last, p, k)
-		n += before + after
-		if p == len(query) {
-			return n
+		if spaceAfter(query, p) {
+			n++
 		}
-		last = p + 1
 	}
+	return n
 }
 
 // fuses marks the bytes that would fuse with a literal they touch, so that
