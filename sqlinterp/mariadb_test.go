@@ -708,7 +708,10 @@ var plainFragments = []string{"SQL_NO_CACHE", "STRAIGHT_JOIN", "MAX_EXECUTION_TI
 // each opens a quoted part or a comment, ends the comment early for some
 // servers, or is a byte some character set reads otherwise.
 var hostileFragments = []string{"'", `"`, "`", "#", "--", "-- ", "/*", "/*!", "?", `\`, "é", "\xa0", "\xff", "'*/'",
-	"#*/\n", "-- */\n", "*/*", "/*/", "@", ";", "\x1a"}
+	"#*/\n", "-- */\n", "*/*", "/*/", "@", ";", "\x1a",
+	// A comment that ends at the newline for a server that runs it, and
+	// then a quote that one reading puts in code and the other in it.
+	"# */\n*/* '", "-- */\n*/* '", "' */ '"}
 
 // plainBody returns the body of a plain executable comment.
 func (g *queryGen) plainBody() string {
