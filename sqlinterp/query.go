@@ -177,8 +177,8 @@ func (q *Query) AppendArgs(dst []byte, args *Args, opts Options) ([]byte, error)
 }
 
 // appendParsed is appendQuery for typed arguments and a query of size
-// bytes split as p says. It checks and writes in the same order as appendQuery, so that it
-// fails with the same error, and nothing is written when it fails.
+// bytes split as p says. It checks and writes in the same order as
+// appendQuery, so that it fails with the same error, before it writes.
 func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byte, error) {
 	start := len(dst)
 	nargs := len(typed)

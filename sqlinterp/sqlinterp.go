@@ -64,11 +64,11 @@ type Options struct {
 // with distinct dst may run concurrently. It allocates only when dst lacks the
 // capacity for the result, and then grows it once to an estimate of the
 // final size, more only when escapes (or the spaces between touching
-// literals) take the result past it. With
-// Options.MaxSize set, the limit is checked before dst grows: a result that
-// cannot fit (its query text and unescaped values alone are too long) is a
-// *SizeError before anything is allocated, and dst is never grown past
-// MaxSize bytes beyond its original length.
+// literals) take the result past it. With Options.MaxSize set, the limit
+// is checked before dst grows: a result that cannot fit is a *SizeError
+// before anything is allocated (when even its least size fits, and its
+// most might not, its exact size is added up first), and dst is never
+// grown past MaxSize bytes beyond its original length.
 //
 // Append writes into dst's spare capacity, dst[len(dst):cap(dst)], so an
 // argument (or, through unsafe, the query) sharing memory with it would be
