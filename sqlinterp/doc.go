@@ -23,6 +23,25 @@
 // not nest. "--" starts a comment when a space or an ASCII control
 // character follows it, or nothing.
 //
+// # Executable comments
+//
+// Servers read an executable comment, /*! … */, /*!50700 … */ or
+// /*M! … */, or an optimizer hint, /*+ … */, differently: they run it or
+// skip it, by version and brand. One is plain when it is closed and every
+// byte up to its first */ is one of
+//
+//	letters, digits, _ $ . , = ( ) + - * space \t \n \r \v \f
+//
+// with no two - in a row. Nothing in it opens a quoted part or a comment
+// (no quote, backquote, #, --, /* or \, no ? either, nor NUL or a byte from
+// 0x80 up), so a server that runs it reads code up to the same */ at which
+// one that skips it ends it, and both read the query after it alike: a
+// placeholder after a plain executable comment is replaced as any other.
+// Optimizer hints and version comments as applications write them are
+// plain: "SELECT /*+ MAX_EXECUTION_TIME(1000) */ * FROM t WHERE id = ?",
+// "INSERT /*+ SET_VAR(foreign_key_checks=OFF) */ INTO t VALUES (?)",
+// "SELECT /*!40001 SQL_NO_CACHE */ * FROM t WHERE a = ?".
+//
 // # Refused queries
 //
 // Some constructs are read differently by different servers, versions or
@@ -31,16 +50,16 @@
 // to the first of them, and refuses with a *QueryError any query that has a
 // ? byte anywhere after it, in code, in quotes or in comments alike:
 //
-//   - an executable comment, /*! … */, /*!50700 … */ or /*M! … */, or an
-//     optimizer hint, /*+ … */ (servers run them or skip them, and end
+//   - an executable comment or optimizer hint that is not plain (one with a
+//     quote in it, for instance: servers run them or skip them, and end
 //     them in different places);
 //   - "--" followed by a byte from 0x7F up (a comment in latin1, where 0xA0
 //     is a space, and code in utf8mb4);
 //   - a NUL byte (MariaDB ends a -- or # comment there).
 //
 // A query with no ? after such a construct is interpolated up to it and
-// copied unchanged from it: "SELECT ? /*!40001 SQL_NO_CACHE */" works,
-// "SELECT /*!40001 SQL_NO_CACHE */ ?" is refused. A driver can send a refused
+// copied unchanged from it: "SELECT ? /*+ QB_NAME('q') */" works,
+// "SELECT /*+ QB_NAME('q') */ ?" is refused. A driver can send a refused
 // query as a server-side prepared statement instead (go-sql-driver/mysql
 // falls back so when its interpolation returns driver.ErrSkip). A ? right
 // after @ or \ is refused too: @'…' names a variable, in which a backslash
@@ -60,6 +79,16 @@
 //	[]byte                   _binary'…' (nil is NULL)
 //	string                   '…'
 //	json.RawMessage          '…' (nil is NULL)
+//
+// A literal never touches a byte it would fuse with: where the byte
+// before or after it in the query, or another literal, is a letter, a
+// digit, _, $, ., ' or a byte from 0x80 up, a space goes between them.
+// Without it, the literals 'a' and 'b' written together would be the one
+// string a'b (a doubled quote stands for one), x then '41' a hex literal,
+// 1 then 5 the number 15, 5 then e1 the number 50. So "SELECT ??" with
+// "a" and "b" gives "SELECT 'a' 'b'" (adjacent strings, which SQL
+// concatenates), and "SELECT 1?" with 5 gives "SELECT 1 5" (a syntax
+// error, not 15).
 //
 // # Safety
 //

@@ -139,11 +139,37 @@ func ExampleQuery_AppendArgs() {
 func ExampleParse() {
 	// A query that some session would read in a doubtful way is refused
 	// up front, whatever the Options it is later used with.
-	_, err := sqlinterp.Parse("SELECT id FROM t /*!40001 SQL_NO_CACHE */ WHERE id = ?")
+	_, err := sqlinterp.Parse("SELECT /*+ INDEX(t `by name`) */ id FROM t WHERE name = ?")
 	fmt.Println(err)
 	q, err := sqlinterp.Parse(`SELECT 'it\'s', ?`)
 	fmt.Println(q.NumPlaceholders(sqlinterp.Options{}), q.NumPlaceholders(sqlinterp.Options{NoBackslashEscapes: true}), err)
 	// Output:
-	// sqlinterp: query byte 17: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 53); put placeholders before it or use a server-side prepared statement
+	// sqlinterp: query byte 7: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 56); put placeholders before it or use a server-side prepared statement
 	// 1 0 <nil>
+}
+
+func ExampleAppend_optimizerHint() {
+	// An optimizer hint or a version comment that holds only names,
+	// numbers and operators reads the same whether the server runs it or
+	// skips it, so placeholders after it are replaced as anywhere else.
+	q, err := sqlinterp.Append(nil, "SELECT /*+ MAX_EXECUTION_TIME(1000) */ /*!40001 SQL_NO_CACHE */ name FROM t WHERE id = ?",
+		[]driver.Value{int64(7)}, sqlinterp.Options{})
+	fmt.Printf("%s %v\n", q, err)
+	// One with a quote in it is read differently by different servers:
+	// a ? after it is refused.
+	_, err = sqlinterp.Append(nil, "SELECT /*+ QB_NAME('q1') */ name FROM t WHERE id = ?", []driver.Value{int64(7)}, sqlinterp.Options{})
+	fmt.Println(err)
+	// Output:
+	// SELECT /*+ MAX_EXECUTION_TIME(1000) */ /*!40001 SQL_NO_CACHE */ name FROM t WHERE id = 7 <nil>
+	// sqlinterp: query byte 7: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 51); put placeholders before it or use a server-side prepared statement
+}
+
+func ExampleAppend_touchingPlaceholders() {
+	// A literal that would touch a quote, a word or another literal is set
+	// apart by a space, so that the server reads each value as given:
+	// 'a''b' would be one string, a'b, and 1 then 5 the number 15.
+	q, err := sqlinterp.Append(nil, "SELECT ??, 'x'?, 1?", []driver.Value{"a", "b", "c", int64(5)}, sqlinterp.Options{})
+	fmt.Printf("%s %v\n", q, err)
+	// Output:
+	// SELECT 'a' 'b', 'x' 'c', 1 5 <nil>
 }

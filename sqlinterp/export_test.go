@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// ReadLiteralN exports the test reader of string literals to the external
+// ReadLiteral exports the test reader of string literals to the external
 // test package.
-var ReadLiteralN = readLiteralN
+var ReadLiteral = readLiteral
 
 // CheckParsed exports checkParsed to the external test package.
 var CheckParsed = checkParsed

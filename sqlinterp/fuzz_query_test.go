@@ -33,6 +33,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT ?", "SELECT '?', ?", `SELECT "a\"?", ?`, "SELECT ? -- ?\n?", "SELECT ?#?\n?",
 		"SELECT /* ? */ ?", "SELECT /*! ? */", "SELECT /*!50000 '*/' */ ?", "SELECT /*M! ? */", "SELECT `?`, ?", "SELECT ?'?'", "--?", "/*", "'\\",
 		"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n", "/*!50700 # */\n */ ?", "SELECT ? /*!40000 # */\n */* ' */",
+		"SELECT /*+ MAX_EXECUTION_TIME(1000) */ ?, ?", "SELECT 1 /*!50000 , 2 */, ? /*M!100100 , 3 */", "SELECT /*+ a -- */ ?",
+		"SELECT ??", "SELECT ?'x'", "SELECT 'x'??'y'", "SELECT ?e1, 1.?", "SELECT ?/*!*/?",
 	} {
 		f.Add(q, `'?\"`+"`", uint8(0))
 	}
@@ -77,18 +79,31 @@ func FuzzQuery(f *testing.F) {
 		}
 		typed, _ := sqlinterp.TypedArgs(args)
 		sqlinterp.CheckParsed(t, query, typed, opts) // the parsed path writes what AppendArgs writes
-		// Walk the query and the output together.
+		// Walk the query and the output together. A literal may have a
+		// space on either side; it must have one where the server would
+		// otherwise not read it as a token of its own: a quote next to
+		// its quote is an escaped quote (readLiteral reads on through it,
+		// and the value comes back wrong), and a word before it makes a
+		// prefix (x'…', n'…', _latin1'…') or a longer name of it.
 		qi, oi, replaced := 0, 0, 0
 		for qi < len(query) {
 			if query[qi] == '?' && oi < len(out) && out[oi] != '?' {
 				if replaced == n {
 					t.Fatalf("Append(%q) = %q: more than %d values", query, out, n)
 				}
-				got, rest, binary, err := readLiteralN(out[oi:], opts.NoBackslashEscapes, len(val))
+				if out[oi] == ' ' {
+					oi++
+				} else if oi > 0 && wordOrQuote(out[oi-1]) {
+					t.Fatalf("Append(%q) = %q: value %d touches the %q before it", query, out, replaced, out[oi-1])
+				}
+				got, rest, binary, err := readLiteral(out[oi:], opts.NoBackslashEscapes)
 				if err != nil || string(got) != val || binary != (replaced%2 == 1) {
 					t.Fatalf("Append(%q) = %q: value %d reads back as %q, _binary=%v (%v), want %q", query, out, replaced, got, binary, err, val)
 				}
 				oi = len(out) - len(rest)
+				if len(rest) > 0 && rest[0] == ' ' && (qi+1 == len(query) || query[qi+1] != ' ') {
+					oi++
+				}
 				qi++
 				replaced++
 				continue
@@ -155,6 +170,15 @@ func prefixed(query string) bool {
 	return false
 }
 
-// readLiteralN is the manual's reader of fuzz_test.go, exported to this
+// readLiteral is the manual's reader of fuzz_test.go, exported to this
 // package by export_test.go.
-var readLiteralN = sqlinterp.ReadLiteralN
+var readLiteral = sqlinterp.ReadLiteral
+
+// wordOrQuote reports whether c, right before a string literal, would
+// change how the server reads it: a quote makes the two quotes one escaped
+// quote, and a letter, digit, _, $, . or byte from 0x80 up makes a prefix
+// or a longer word of it (the MySQL manual's identifier characters).
+func wordOrQuote(c byte) bool {
+	return c == '\'' || c == '_' || c == '$' || c == '.' || c >= 0x80 ||
+		'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
+}

@@ -21,14 +21,6 @@ import (
 // any other byte stands for that byte; in both modes a doubled quote
 // stands for one quote.
 func readLiteral(b []byte, noBackslash bool) (val, rest []byte, binary bool, err error) {
-	return readLiteralN(b, noBackslash, -1)
-}
-
-// readLiteralN is readLiteral for a literal known to hold n bytes (n < 0
-// when unknown): it ends after the n-th, where a quote must close it even
-// if another quote follows, as when the query puts a quoted part right
-// after a placeholder and the server reads the two as one string.
-func readLiteralN(b []byte, noBackslash bool, n int) (val, rest []byte, binary bool, err error) {
 	if bytes.HasPrefix(b, []byte("_binary'")) {
 		binary = true
 		b = b[len("_binary"):]
@@ -40,8 +32,6 @@ func readLiteralN(b []byte, noBackslash bool, n int) (val, rest []byte, binary b
 	for i := 1; i < len(b); i++ {
 		c := b[i]
 		switch {
-		case c == '\'' && len(val) == n:
-			return val, b[i+1:], binary, nil
 		case c == '\'':
 			if i+1 < len(b) && b[i+1] == '\'' {
 				val = append(val, '\'')
@@ -289,6 +279,23 @@ func FuzzArgs(f *testing.F) {
 			t.Fatalf("query %q, opts %+v:\nAppend     = %q, %v\nAppendArgs = %q, %v", query, opts, want, wantErr, got, gotErr)
 		}
 		checkParsed(t, query, &args, opts)
+		// Into dst with room to spare: nothing past the result is
+		// written, and nothing at all on error.
+		for _, write := range []func(dst []byte) ([]byte, error){
+			func(dst []byte) ([]byte, error) { return Append(dst, query, vals, opts) },
+			func(dst []byte) ([]byte, error) { return AppendArgs(dst, query, &args, opts) },
+		} {
+			buf := bytes.Repeat([]byte{canary}, 3+len(want)+64)
+			copy(buf, "pre")
+			out, err := write(buf[:3])
+			end := 3
+			if err == nil && &out[0] == &buf[0] {
+				end = len(out)
+			}
+			if bytes.Count(buf[end:], []byte{canary}) != len(buf)-end {
+				t.Fatalf("query %q, opts %+v: %q, %v; wrote past the result: %q", query, opts, out, err, buf[end:])
+			}
+		}
 		// With one argument too few, none, and one too many as well.
 		if n > 0 {
 			fewer := Args{list: args.list[:n-1]}

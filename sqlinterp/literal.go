@@ -62,35 +62,210 @@ var fixedSizes = [16]struct{ least, estimate int }{
 	kindJSON:   {2, 2},
 }
 
+// mostPerArg bounds what a literal takes beyond twice its least size:
+// every byte of a string escaped doubles it, and a number of one digit at
+// least takes 24 bytes at most ("-2.2250738585072014e-308").
+const mostPerArg = 22
+
 // valueSizes is sizes for a driver.Value, which also returns the bytes of
-// a string, []byte or json.RawMessage, for the overlap check; a type without
-// a literal fails later, when it is written.
-func valueSizes(v driver.Value) (least, estimate int, data *byte, size int) {
+// a string, []byte or json.RawMessage, for the overlap check, and refuses
+// a value without a literal.
+func valueSizes(v driver.Value, index int, o *Options) (least, estimate int, data *byte, size int, err error) {
 	switch v := v.(type) {
 	case nil:
-		return len("NULL"), len("NULL"), nil, 0
+		return len("NULL"), len("NULL"), nil, 0, nil
 	case int64, uint64:
-		return 1, 20, nil, 0
+		return 1, 20, nil, 0, nil
 	case float64:
-		return 1, 24, nil, 0
+		return 1, 24, nil, 0, floatArgError(v, index)
 	case bool:
-		return 1, 1, nil, 0
+		return 1, 1, nil, 0, nil
 	case time.Time:
-		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'"), nil, 0
+		return len("'0000-00-00'"), len("'2006-01-02 15:04:05.000000'"), nil, 0, timeArgError(v, index, o)
 	case string:
-		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.StringData(v), len(v)
+		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.StringData(v), len(v), nil
 	case []byte:
 		if v == nil {
-			return len("NULL"), len("NULL"), nil, 0
+			return len("NULL"), len("NULL"), nil, 0, nil
 		}
-		return len(v) + len("_binary''"), len(v) + len(v)/8 + len("_binary''"), unsafe.SliceData(v), len(v)
+		return len(v) + len("_binary''"), len(v) + len(v)/8 + len("_binary''"), unsafe.SliceData(v), len(v), nil
 	case json.RawMessage:
 		if v == nil {
-			return len("NULL"), len("NULL"), nil, 0
+			return len("NULL"), len("NULL"), nil, 0, nil
 		}
-		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.SliceData(v), len(v)
+		return len(v) + 2, len(v) + len(v)/8 + 2, unsafe.SliceData(v), len(v), nil
 	}
-	return 0, 0, nil, 0
+	return 0, 0, nil, 0, &ArgError{Index: index, Type: typeName(v), Err: ErrArgType}
+}
+
+// argOf returns v as an arg, for the code that serves both; ok is false
+// for a type without a literal. A nil []byte or json.RawMessage is NULL.
+func argOf(v driver.Value) (a arg, ok bool) {
+	switch v := v.(type) {
+	case nil:
+		return arg{kind: kindNull}, true
+	case int64:
+		return arg{kind: kindInt, n: uint64(v)}, true
+	case uint64:
+		return arg{kind: kindUint, n: v}, true
+	case float64:
+		return arg{kind: kindFloat, n: math.Float64bits(v)}, true
+	case bool:
+		a := arg{kind: kindBool}
+		if v {
+			a.n = 1
+		}
+		return a, true
+	case time.Time:
+		return arg{kind: kindTime, t: v}, true
+	case string:
+		return arg{kind: kindString, s: v}, true
+	case []byte:
+		if v == nil {
+			return arg{kind: kindNull}, true
+		}
+		return arg{kind: kindBytes, b: v}, true
+	case json.RawMessage:
+		if v == nil {
+			return arg{kind: kindNull}, true
+		}
+		return arg{kind: kindJSON, b: v}, true
+	}
+	return arg{}, false
+}
+
+// checkArgs is where appendQuery and appendParsed begin, before anything
+// is written: it refuses an argument that shares memory with free, dst's
+// spare capacity, or has no literal, and returns the least and the
+// estimate of sizes summed over the arguments, vals or typed when it is
+// not nil. Their literals take at most 2*least + mostPerArg*len bytes.
+func checkArgs(free region, vals []driver.Value, typed []arg, o *Options) (least, estimate int, err error) {
+	if typed == nil {
+		for i, v := range vals {
+			l, e, data, size, err := valueSizes(v, i, o)
+			if err != nil {
+				return 0, 0, err
+			}
+			if free.holds(data, size) {
+				return 0, 0, overlapError(vals, nil, i)
+			}
+			least += l
+			estimate += e
+		}
+		return least, estimate, nil
+	}
+	for i := range typed {
+		a := &typed[i]
+		l, e := a.sizes()
+		if a.kind == kindString {
+			if free.holds(unsafe.StringData(a.s), len(a.s)) {
+				return 0, 0, overlapError(nil, typed, i)
+			}
+		} else if free.holds(unsafe.SliceData(a.b), len(a.b)) {
+			return 0, 0, overlapError(nil, typed, i)
+		}
+		if a.kind-kindFloat <= kindTime-kindFloat { // a float, bool or time
+			var err error
+			if a.kind == kindFloat {
+				err = floatArgError(math.Float64frombits(a.n), i)
+			} else if a.kind == kindTime {
+				err = timeArgError(a.t, i, o)
+			}
+			if err != nil {
+				return 0, 0, err
+			}
+		}
+		least += l
+		estimate += e
+	}
+	return least, estimate, nil
+}
+
+// floatArgError returns the *ArgError of a float argument at index that has
+// no literal: a NaN or an infinity.
+func floatArgError(v float64, index int) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(v, 'g', -1, 64) + " has no SQL literal"}
+	}
+	return nil
+}
+
+// timeArgError returns the *ArgError of a time argument at index that has no
+// literal: one whose year in o.Location is outside 1 to 9999.
+func timeArgError(t time.Time, index int, o *Options) error {
+	// Most times are of the years 2 to 9998 in UTC, and so of 1 to 9999
+	// in any zone less than a year from it: only the others need their
+	// year in o.Location worked out.
+	const first, end = -62104060800, 253370764800 // 0002-01-01 and 9999-01-01 UTC
+	loc := o.Location
+	if u := t.Unix(); u >= first && u < end {
+		if loc == nil || loc == time.UTC {
+			return nil
+		}
+		if _, offset := t.In(loc).Zone(); -365*86400 < offset && offset < 365*86400 {
+			return nil
+		}
+	}
+	if t.IsZero() {
+		return nil
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	if year := t.In(loc).Year(); year < 1 || year > 9999 {
+		return &ArgError{Index: index, Type: "time.Time", Err: ErrArgValue, Detail: yearError(year).Error()}
+	}
+	return nil
+}
+
+// literalsLen returns the bytes the literals of the arguments take, which
+// checkArgs has accepted: what appendValue or appendLiteral appends.
+func literalsLen(vals []driver.Value, typed []arg, o *Options) int {
+	n := 0
+	if typed != nil {
+		for i := range typed {
+			n += typed[i].length(o)
+		}
+		return n
+	}
+	for _, v := range vals {
+		a, _ := argOf(v)
+		n += a.length(o)
+	}
+	return n
+}
+
+// length returns the bytes of a's literal, as appendLiteral writes it.
+func (a *arg) length(o *Options) int {
+	switch a.kind {
+	case kindInt:
+		if int64(a.n) < 0 {
+			return 1 + decimalLen(-a.n)
+		}
+		return decimalLen(a.n)
+	case kindUint:
+		return decimalLen(a.n)
+	case kindFloat:
+		var buf [24]byte
+		return len(formatFloat(&buf, math.Float64frombits(a.n)))
+	case kindBool:
+		return 1
+	case kindTime:
+		switch {
+		case a.t.IsZero():
+			return len("'0000-00-00'")
+		case a.t.Nanosecond() >= 1000:
+			return len("'2006-01-02 15:04:05.000000'")
+		}
+		return len("'2006-01-02 15:04:05'")
+	case kindString:
+		return len(a.s) + countEscapes(a.s, o.NoBackslashEscapes) + len("''")
+	case kindBytes:
+		return len(a.b) + countEscapes(a.b, o.NoBackslashEscapes) + len("_binary''")
+	case kindJSON:
+		return len(a.b) + countEscapes(a.b, o.NoBackslashEscapes) + len("''")
+	}
+	return len("NULL")
 }
 
 // appendValue appends v as a literal; start is where the output of this
@@ -266,15 +441,21 @@ func appendDigits(dst []byte, u uint64) []byte {
 }
 
 func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byte, error) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return dst, &ArgError{Index: index, Type: "float64", Err: ErrArgValue, Detail: strconv.FormatFloat(v, 'g', -1, 64) + " has no SQL literal"}
+	if err := floatArgError(v, index); err != nil {
+		return dst, err
 	}
-	var buf [24]byte // "-2.2250738585072014e-308"
-	lit, ok := formatShortDecimal(&buf, v)
+	var buf [24]byte
+	return appendFixed(dst, start, formatFloat(&buf, v), o)
+}
+
+// formatFloat formats v, finite, in its shortest form that reads back as
+// v, into buf, which "-2.2250738585072014e-308" fills.
+func formatFloat(buf *[24]byte, v float64) []byte {
+	lit, ok := formatShortDecimal(buf, v)
 	if !ok {
 		lit = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 	}
-	return appendFixed(dst, start, lit, o)
+	return lit
 }
 
 // shortPow10 holds the powers of ten formatShortDecimal tries, 10^0 to 10^4.

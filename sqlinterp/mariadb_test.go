@@ -99,25 +99,7 @@ func newSession(t testing.TB, db *sql.DB, charset string, opts sqlinterp.Options
 // columns as the server sent them (nil for NULL).
 func (s *session) row(t *testing.T, query string, args ...driver.Value) (cols []string, vals [][]byte) {
 	t.Helper()
-	q, err := sqlinterp.Append(nil, query, args, s.opts)
-	if err != nil {
-		t.Fatalf("%s: Append(%q): %v", s.name, query, err)
-	}
-	// The typed path must write the same query; the server runs its text.
-	if typed, ok := sqlinterp.TypedArgs(args); ok {
-		tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
-		if err != nil || !bytes.Equal(tq, q) {
-			t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
-		}
-		q = tq
-		if pq, err := sqlinterp.Parse(query); err == nil { // and the parsed path
-			tq, err = pq.AppendArgs(nil, typed, s.opts)
-			if err != nil || !bytes.Equal(tq, q) {
-				t.Fatalf("%s: Query.AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
-			}
-			q = tq
-		}
-	}
+	q := interpolateAll(t, s, query, args...)
 	rows, err := s.conn.QueryContext(context.Background(), string(q))
 	if err != nil {
 		t.Fatalf("%s: query %s: %v", s.name, shorten(q), err)
@@ -362,6 +344,223 @@ func TestMariaDBPlaceholders(t *testing.T) {
 	}
 }
 
+// interpolateAll interpolates args into query with Append, AppendArgs
+// (when the values have Add methods) and Parse with Query.AppendArgs, and
+// fails the test unless all accept it and write the same text.
+func interpolateAll(t *testing.T, s *session, query string, args ...driver.Value) []byte {
+	t.Helper()
+	q, err := sqlinterp.Append(nil, query, args, s.opts)
+	if err != nil {
+		t.Fatalf("%s: Append(%q): %v", s.name, query, err)
+	}
+	pq, err := sqlinterp.Parse(query)
+	if err != nil {
+		t.Fatalf("%s: Parse(%q): %v", s.name, query, err)
+	}
+	if typed, ok := sqlinterp.TypedArgs(args); ok {
+		tq, err := sqlinterp.AppendArgs(nil, query, typed, s.opts)
+		if err != nil || !bytes.Equal(tq, q) {
+			t.Fatalf("%s: AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
+		}
+		if tq, err = pq.AppendArgs(nil, typed, s.opts); err != nil || !bytes.Equal(tq, q) {
+			t.Fatalf("%s: Query.AppendArgs(%q) = %s, %v; Append gave %s", s.name, query, shorten(tq), err, shorten(q))
+		}
+	}
+	return q
+}
+
+// errParse is ER_PARSE_ERROR, a syntax error.
+const errParse = 1064
+
+// TestMariaDBTouching checks placeholders that touch a quote, a word, a
+// dot or another placeholder: the server must read each value as given,
+// as a literal of its own. Written together, 'v' and 'x' are the one
+// string v'x, 1 and 5 the number 15, 5 and e1 the number 50, x and '41'
+// the hex literal 'A', t. and 5 the column 5 of t; with the space the
+// package puts between them, strings concatenate, a word after a value
+// is its alias, and a number after a number is a syntax error.
+func TestMariaDBTouching(t *testing.T) {
+	db := openServer(t)
+	a, b := `x'?\"`+"`", `--' #`
+	at := time.Date(2024, 2, 29, 1, 2, 3, 0, time.UTC)
+	tests := []struct {
+		query string
+		args  []driver.Value
+		cols  []string // column names, "" for any
+		want  []any    // each column: a string, or nil for NULL
+		errno int      // or the server's error
+	}{
+		{query: "SELECT ??", args: []driver.Value{a, b}, want: []any{a + b}},
+		{query: "SELECT ?'x'", args: []driver.Value{a}, want: []any{a + "x"}},
+		{query: "SELECT 'x'?", args: []driver.Value{a}, want: []any{"x" + a}},
+		{query: "SELECT 'x'??'y', ?", args: []driver.Value{a, b, b}, want: []any{"x" + a + b + "y", b}},
+		{query: "SELECT _binary'x'?", args: []driver.Value{a}, want: []any{"x" + a}},
+		{query: "SELECT ??", args: []driver.Value{[]byte(a), b}, want: []any{a + b}},
+		{query: "SELECT ??", args: []driver.Value{json.RawMessage(a), at}, want: []any{a + "2024-02-29 01:02:03"}},
+		{query: "SELECT ?'x', ?", args: []driver.Value{nil, a}, cols: []string{"x", ""}, want: []any{nil, a}},
+		// A word after a value is its alias; 5e1 would be 50.
+		{query: "SELECT ?e1, ?x, ?y, ?z, ?w", args: []driver.Value{int64(5), 1.5, nil, a, []byte(b)},
+			cols: []string{"e1", "x", "y", "z", "w"}, want: []any{"5", "1.5", nil, a, b}},
+		{query: "SELECT ?e1", args: []driver.Value{uint64(math.MaxUint64)}, cols: []string{"e1"}, want: []any{"18446744073709551615"}},
+		// A word before a value: 1e-5 would be 0.00001, x'41' would be A,
+		// a_binary'v' the column a_binary.
+		{query: "SELECT 1e? FROM (SELECT 3 AS `1e`) t", args: []driver.Value{int64(-5)}, want: []any{"-2"}},
+		{query: "SELECT x? FROM (SELECT 7 AS x) t", args: []driver.Value{"41"}, cols: []string{"41"}, want: []any{"7"}},
+		{query: "SELECT a? FROM (SELECT 3 AS a, 4 AS a_binary) t", args: []driver.Value{[]byte("v")}, errno: errParse},
+		// Numbers that would join: 15, 12, 1.5, 5.5, the column 5 of t.
+		{query: "SELECT 1?", args: []driver.Value{int64(5)}, errno: errParse},
+		{query: "SELECT ??", args: []driver.Value{int64(1), int64(2)}, errno: errParse},
+		{query: "SELECT 1.?", args: []driver.Value{int64(5)}, errno: errParse},
+		{query: "SELECT ?.5", args: []driver.Value{int64(5)}, errno: errParse},
+		{query: "SELECT t.? FROM (SELECT 3 AS `5`) t", args: []driver.Value{int64(5)}, errno: errParse},
+		// Untouched: 1 - (-1), 2 - (-(1)), no comment.
+		{query: "SELECT 1-?, 2--?", args: []driver.Value{int64(-1), int64(1)}, want: []any{"2", "3"}},
+	}
+	for _, mode := range []sqlinterp.Options{{}, {NoBackslashEscapes: true}, {ANSIQuotes: true}, {ANSIQuotes: true, NoBackslashEscapes: true}} {
+		s := newSession(t, db, "utf8mb4", mode)
+		for _, tc := range tests {
+			text := interpolateAll(t, s, tc.query, tc.args...)
+			rows, err := s.conn.QueryContext(context.Background(), string(text))
+			if tc.errno != 0 {
+				var me *mysql.MySQLError
+				if err == nil {
+					rows.Close()
+				}
+				if !errors.As(err, &me) || int(me.Number) != tc.errno {
+					t.Errorf("%s: %s: error %v, want the server's error %d (the value read apart from its neighbour)", s.name, shorten(text), err, tc.errno)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %s: %v", s.name, shorten(text), err)
+				continue
+			}
+			cols, _ := rows.Columns()
+			vals := make([][]byte, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if !rows.Next() || rows.Scan(ptrs...) != nil {
+				t.Errorf("%s: %s: no row (%v)", s.name, shorten(text), rows.Err())
+			}
+			rows.Close()
+			if len(vals) != len(tc.want) {
+				t.Errorf("%s: %s: %d columns, want %d", s.name, shorten(text), len(vals), len(tc.want))
+				continue
+			}
+			for i, w := range tc.want {
+				if w == nil && vals[i] != nil || w != nil && (vals[i] == nil || string(vals[i]) != w.(string)) {
+					t.Errorf("%s: %s: column %d = %q, want %v", s.name, shorten(text), i, vals[i], w)
+				}
+				if tc.cols != nil && tc.cols[i] != "" && cols[i] != tc.cols[i] {
+					t.Errorf("%s: %s: column %d is named %q, want %q", s.name, shorten(text), i, cols[i], tc.cols[i])
+				}
+			}
+		}
+	}
+}
+
+// TestMariaDBExecutableComments runs queries with plain executable
+// comments before, between and after their placeholders, as applications
+// write them: optimizer hints right after SELECT, INSERT, UPDATE and
+// DELETE, version comments of keywords, numbers and operators between
+// select items, hints after the placeholders. Every one must be accepted
+// by Append, AppendArgs and Parse, and the server must return each value
+// verbatim, in both escape modes and with ANSI_QUOTES. (MariaDB runs /*!
+// and /*M! comments up to its version and reads /*+ as a comment.)
+func TestMariaDBExecutableComments(t *testing.T) {
+	db := openServer(t)
+	a, b, c := `x'?\"`+"`*/", `--' #/*!`, "c\n-- "
+	selects := []struct {
+		query string
+		want  []string // $a and $b stand for the values
+	}{
+		{"SELECT /*+ MAX_EXECUTION_TIME(1000) */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*+ BKA(t1) NO_BKA(t2) */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*+ SET_VAR(sort_buffer_size=16M) NO_ICP(t1, t2) */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!40001 SQL_NO_CACHE */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*! STRAIGHT_JOIN */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*M!100000 SQL_CALC_FOUND_ROWS */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!50000 DISTINCT */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!999999 DISTINCT */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*+ QB_NAME(q1) */ /*!40001 SQL_NO_CACHE */ /*M!100000 DISTINCT */ ?, ?", []string{"$a", "$b"}},
+		{"SELECT /*!50000\n\tSQL_NO_CACHE\r\n*/ ?, ?", []string{"$a", "$b"}},
+		{"SELECT 1 /*!50000 , 2 */, ?, ?", []string{"1", "2", "$a", "$b"}},
+		{"SELECT 1 /*M!100100 , 2 */, ?, ?", []string{"1", "2", "$a", "$b"}},
+		{"SELECT 1 /*!999999 , 2 */, ?, ?", []string{"1", "$a", "$b"}},
+		{"SELECT 2 /*!50000 * 3 */, ?, ?", []string{"6", "$a", "$b"}},
+		{"SELECT 1 /*!50000 -1 */ - 1, ?, ?", []string{"-1", "$a", "$b"}},
+		{"SELECT 1 /*!50000 , (1+2)*3 */, ? /*!50000 AS c1 */, ?", []string{"1", "9", "$a", "$b"}},
+		{"SELECT ?/*!50000 , 2*/, ?", []string{"$a", "2", "$b"}},
+		{"SELECT ? /*!*/, ? /*M!*/", []string{"$a", "$b"}},
+		{"SELECT ?, ? /*+ NO_ICP(t) */", []string{"$a", "$b"}},
+		{"SELECT ?, ? /*!50000 , 3 */ /*+ a.b $c */", []string{"$a", "$b", "3"}},
+	}
+	for _, mode := range []sqlinterp.Options{{}, {NoBackslashEscapes: true}, {ANSIQuotes: true}} {
+		s := newSession(t, db, "utf8mb4", mode)
+		for _, tc := range selects {
+			text := interpolateAll(t, s, tc.query, a, []byte(b))
+			got, errno := serverRun(s, text)
+			if errno != 0 || len(got) != len(tc.want) {
+				t.Errorf("%s: %s: error %d, %d columns; want %d", s.name, shorten(text), errno, len(got), len(tc.want))
+				continue
+			}
+			for i, w := range tc.want {
+				w = strings.NewReplacer("$a", a, "$b", b).Replace(w)
+				if string(got[i]) != w {
+					t.Errorf("%s: %s: column %d = %q, want %q", s.name, shorten(text), i, got[i], w)
+				}
+			}
+		}
+		// Writes, on a temporary table of this connection.
+		ctx := context.Background()
+		for _, stmt := range []string{"CREATE DATABASE IF NOT EXISTS poolkit_sqlinterp",
+			"CREATE TEMPORARY TABLE poolkit_sqlinterp.t (a VARBINARY(64), b VARBINARY(64))"} {
+			if _, err := s.conn.ExecContext(ctx, stmt); err != nil {
+				t.Fatalf("%s: %v", stmt, err)
+			}
+		}
+		writes := []struct {
+			query string
+			args  []driver.Value
+			check string // a query without placeholders
+			want  []string
+		}{
+			{"INSERT /*+ SET_VAR(foreign_key_checks=OFF) */ INTO poolkit_sqlinterp.t VALUES (?, ?)", []driver.Value{a, []byte(b)},
+				"SELECT a, b FROM poolkit_sqlinterp.t", []string{a, b}},
+			{"UPDATE /*+ NO_RANGE_OPTIMIZATION(t) */ poolkit_sqlinterp.t SET a = ? WHERE b = ?", []driver.Value{c, b},
+				"SELECT a, b FROM poolkit_sqlinterp.t", []string{c, b}},
+			{"INSERT /*!50000 IGNORE */ INTO poolkit_sqlinterp.t VALUES (?, ?)", []driver.Value{b, a},
+				"SELECT COUNT(*), MAX(a), MIN(b) FROM poolkit_sqlinterp.t", []string{"2", c, b}},
+			{"DELETE /*+ BKA(t) */ FROM poolkit_sqlinterp.t WHERE a = ? /*!50000 AND b = */ /*M!100000 b */", []driver.Value{c},
+				"SELECT COUNT(*), MAX(a) FROM poolkit_sqlinterp.t", []string{"1", b}},
+			{"DELETE /*!50000 QUICK */ FROM poolkit_sqlinterp.t WHERE a = ? AND b = ?", []driver.Value{b, a},
+				"SELECT COUNT(*) FROM poolkit_sqlinterp.t", []string{"0"}},
+		}
+		for _, w := range writes {
+			text := interpolateAll(t, s, w.query, w.args...)
+			if _, err := s.conn.ExecContext(ctx, string(text)); err != nil {
+				t.Errorf("%s: %s: %v", s.name, shorten(text), err)
+				continue
+			}
+			got, errno := serverRun(s, []byte(w.check))
+			if errno != 0 || len(got) != len(w.want) {
+				t.Errorf("%s: after %s: %s: error %d, %d columns", s.name, shorten(text), w.check, errno, len(got))
+				continue
+			}
+			for i := range got {
+				if string(got[i]) != w.want[i] {
+					t.Errorf("%s: after %s: %s: column %d = %q, want %q", s.name, shorten(text), w.check, i, got[i], w.want[i])
+				}
+			}
+		}
+		if _, err := s.conn.ExecContext(ctx, "DROP TEMPORARY TABLE poolkit_sqlinterp.t"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestMariaDBCommentBytes checks, for every byte after "--", after "#" and
 // after "/*", in three character sets, that the server never reads a
 // comment where Append reads code, which would put a value inside a
@@ -497,12 +696,129 @@ func (g *queryGen) versionTag() string {
 		g.version + 1, 999999}[g.r.IntN(12)])
 }
 
+// plainFragments fill plain executable comments: hints and version
+// comments as applications write them, and the other bytes a plain
+// comment may hold.
+var plainFragments = []string{"SQL_NO_CACHE", "STRAIGHT_JOIN", "MAX_EXECUTION_TIME(1000)", "BKA(t1)", "NO_BKA(t2)",
+	"SET_VAR(sort_buffer_size=16M)", "NO_RANGE_OPTIMIZATION(t3 PRIMARY, f2_idx)", "QB_NAME(qb1)", "JOIN_ORDER(t1, t2)",
+	", 2", ", x", "+ 1", "* 3", "- 1", "-", "*", "=", "(", ")", ",", ".", "$", "_", "a.b", "$x", "x_1", "1.5e3",
+	" ", " ", "\n", "\t", "\r\n", "\v", "\f"}
+
+// hostileFragments are what keeps an executable comment from being plain:
+// each opens a quoted part or a comment, ends the comment early for some
+// servers, or is a byte some character set reads otherwise.
+var hostileFragments = []string{"'", `"`, "`", "#", "--", "-- ", "/*", "/*!", "?", `\`, "é", "\xa0", "\xff", "'*/'",
+	"#*/\n", "-- */\n", "*/*", "/*/", "@", ";", "\x1a",
+	// A comment that ends at the newline for a server that runs it, and
+	// then a quote that one reading puts in code and the other in it.
+	"# */\n*/* '", "-- */\n*/* '", "' */ '"}
+
+// plainBody returns the body of a plain executable comment.
+func (g *queryGen) plainBody() string {
+	var b strings.Builder
+	for range g.r.IntN(6) {
+		f := plainFragments[g.r.IntN(len(plainFragments))]
+		if strings.HasSuffix(b.String(), "-") && strings.HasPrefix(f, "-") {
+			b.WriteString(" ") // -- is not plain
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// executable returns an executable comment, /*!, /*!NNNNN, /*M!NNNNNN or
+// /*+: a plain one, or with hostile a plain one with a hostile fragment
+// somewhere in it.
+func (g *queryGen) executable(hostile bool) string {
+	body := g.plainBody()
+	if hostile {
+		k := g.r.IntN(len(body) + 1)
+		body = body[:k] + hostileFragments[g.r.IntN(len(hostileFragments))] + body[k:]
+	}
+	switch g.r.IntN(4) {
+	case 0:
+		return "/*!" + body + "*/"
+	case 1:
+		return "/*!" + g.versionTag() + " " + body + "*/"
+	case 2:
+		return "/*M!" + g.versionTag() + " " + body + "*/"
+	}
+	return "/*+ " + body + " */"
+}
+
+// hintQuery returns a SELECT of placeholders (and a few constants) with
+// plain executable comments where applications put them: a hint or a
+// version comment right after SELECT, version comments that add a select
+// item between items, comments the server skips, hints after the last
+// item. MariaDB runs every /*! and /*M! comment up to its version and
+// reads /*+ as a comment, so each query is valid SQL there, and the
+// server must return its values verbatim. With hostile, one of its
+// comments holds a hostile fragment as well.
+func (g *queryGen) hintQuery(hostile bool) string {
+	var parts []string // the comments, one of which may turn hostile
+	after := []string{"/*+ MAX_EXECUTION_TIME(1000) */", "/*+ BKA(t1) NO_BKA(t2) */", "/*+ SET_VAR(sort_buffer_size=16M) */",
+		"/*+ NO_RANGE_OPTIMIZATION(t3 PRIMARY, f2_idx) */", "/*+ JOIN_ORDER(t1, t2) QB_NAME(qb1) */", "/*!40001 SQL_NO_CACHE */",
+		"/*! STRAIGHT_JOIN */", "/*!50000 DISTINCT */", "/*M!100000 SQL_CALC_FOUND_ROWS */", "/*!50000 ALL */"}
+	skipped := func() string { // read as a comment by this server, whatever the body
+		if g.r.IntN(2) == 0 {
+			return "/*+ " + g.plainBody() + " */"
+		}
+		return "/*!999999 " + g.plainBody() + "*/"
+	}
+	if g.r.IntN(4) != 0 {
+		parts = append(parts, after[g.r.IntN(len(after))])
+	}
+	var items []string
+	for range 1 + g.r.IntN(6) {
+		item := "?"
+		if g.r.IntN(6) == 0 {
+			item = strconv.Itoa(g.r.IntN(100))
+		}
+		switch g.r.IntN(6) {
+		case 0:
+			item += " /*!50000 , " + strconv.Itoa(g.r.IntN(100)) + " */"
+		case 1:
+			item += " /*M!100100 , 7 */"
+		case 2:
+			item += " " + skipped()
+		case 3:
+			item += " /*!*/"
+		}
+		items = append(items, item)
+	}
+	if g.r.IntN(2) == 0 {
+		items[len(items)-1] += " " + skipped()
+	}
+	// Blanks other than spaces, inside the comments.
+	q := "SELECT " + strings.Join(parts, " ") + " " + strings.Join(items, ", ")
+	if g.r.IntN(3) == 0 {
+		q = strings.Replace(q, " */", [...]string{"\n*/", "\t*/", "\r\n*/"}[g.r.IntN(3)], 1)
+	}
+	if hostile {
+		// One comment's body gets a hostile fragment.
+		opens := []int{}
+		for i := 0; i+1 < len(q); i++ {
+			if q[i] == '/' && q[i+1] == '*' {
+				opens = append(opens, i)
+			}
+		}
+		if len(opens) == 0 {
+			return q + " " + g.executable(true)
+		}
+		at := opens[g.r.IntN(len(opens))]
+		end := at + strings.Index(q[at:], "*/")
+		k := at + 3 + g.r.IntN(end-at-2) // inside the body, or at its end
+		q = q[:k] + hostileFragments[g.r.IntN(len(hostileFragments))] + q[k:]
+	}
+	return q
+}
+
 // between returns what separates two select-list items: a comma with, at
 // times, comments around it.
 func (g *queryGen) between() string {
 	var b strings.Builder
 	for range g.r.IntN(3) {
-		switch g.r.IntN(20) {
+		switch g.r.IntN(23) {
 		case 0, 1, 2:
 			b.WriteString(" #" + g.junk(4) + "\n")
 		case 3, 4, 5:
@@ -521,6 +837,10 @@ func (g *queryGen) between() string {
 			b.WriteString("\n")
 		case 16:
 			b.WriteString(" " + g.junk(3) + " ")
+		case 17, 18:
+			b.WriteString(" " + g.executable(false) + " ")
+		case 19:
+			b.WriteString(" " + g.executable(true) + " ")
 		default:
 			b.WriteString(" ")
 		}
@@ -537,13 +857,18 @@ func (g *queryGen) between() string {
 func (g *queryGen) query() string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
+	if g.r.IntN(4) == 0 {
+		b.WriteString(g.executable(g.r.IntN(3) == 0) + " ")
+	}
 	for i := range 1 + g.r.IntN(7) {
 		if i > 0 {
 			b.WriteString(g.between())
 		}
-		switch g.r.IntN(12) {
+		switch g.r.IntN(13) {
 		case 0, 1, 2, 3, 9, 10, 11:
 			b.WriteString("?")
+		case 12: // a placeholder touching a quote or another one
+			b.WriteString([...]string{"??", "?'x'", "'x'?", "?" + g.quoted(), g.quoted() + "?", "'x'??'y'", "?e1", "1?"}[g.r.IntN(8)])
 		case 4:
 			b.WriteString([...]string{"@", `\`, "@@"}[g.r.IntN(3)] + "?")
 		case 5, 6:
@@ -630,11 +955,31 @@ func TestMariaDBOracle(t *testing.T) {
 		n = 400
 	}
 	var refused, rejected, ran, values, operands int
+	var hints, hostileHints, hostileRefused int
 	for i := range n {
 		s := sessions[i%len(sessions)]
-		query := g.query()
+		// One query in eight has only plain executable comments, and
+		// must be accepted and run; one in eight has a hostile one too.
+		kind := i / len(sessions) % 8
+		var query string
+		switch kind {
+		case 3:
+			query = g.hintQuery(false)
+			hints++
+		case 7:
+			query = g.hintQuery(true)
+			hostileHints++
+		default:
+			query = g.query()
+		}
 		k, err := sqlinterp.CountPlaceholders(query, s.opts)
+		if kind == 3 && err != nil {
+			t.Errorf("%s: CountPlaceholders(%q): %v; its executable comments are all plain", s.name, query, err)
+		}
 		if err != nil {
+			if kind == 7 {
+				hostileRefused++
+			}
 			refused++
 			if _, err2 := sqlinterp.Append(nil, query, make([]driver.Value, k), s.opts); err2 == nil {
 				t.Errorf("%s: CountPlaceholders(%q) failed (%v) but Append accepts it", s.name, query, err)
@@ -655,6 +1000,9 @@ func TestMariaDBOracle(t *testing.T) {
 		if lost {
 			operands++
 		}
+		if kind == 3 && (benignErr != 0 || lost) {
+			t.Errorf("%s: %q: server error %d, a value in no column: %v; want every value back verbatim", s.name, query, benignErr, lost)
+		}
 		if t.Failed() {
 			t.Fatalf("stopping after the first failing query (%s=%d repeats this run)", seedEnv, seed)
 		}
@@ -667,6 +1015,8 @@ func TestMariaDBOracle(t *testing.T) {
 	}
 	t.Logf("%d queries: %d refused by Append, %d rejected by the server with every value, %d ran (%d values read back verbatim or as the same operand; %d queries with a value in no column rerun with comment enders)",
 		n, refused, rejected, ran, values, operands)
+	t.Logf("of them %d with only plain executable comments, all accepted, run and read back verbatim; %d with a hostile one too: %d refused, the others read the same with any value",
+		hints, hostileHints, hostileRefused)
 	if ran < n/10 {
 		t.Errorf("only %d of %d queries ran on the server: the generator tests too little", ran, n)
 	}

@@ -3,7 +3,6 @@ package sqlinterp
 import (
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // Query is a query whose placeholders Parse has located once, so that
@@ -24,10 +23,13 @@ type Query struct {
 }
 
 // plan is a query split at its placeholders: the text before each, and
-// the text after the last. Its strings share the Query's text.
+// the text after the last, each with the spaces that keep it from
+// touching a literal. Its strings share the Query's text, but for those
+// that needed a space.
 type plan struct {
 	segs []string
 	tail string
+	size int // the bytes of segs and tail
 }
 
 // lexMode returns the index in Query.plans of the reading o asks for: the
@@ -91,15 +93,37 @@ func Parse(query string) (*Query, error) {
 	return q, nil
 }
 
-// split returns q.text split at the placeholders at the offsets holes.
+// split returns q.text split at the placeholders at the offsets holes,
+// each part with the spaces appendQuery writes around it (see
+// spaceAround): a substring of q.text when it needs none, a copy
+// otherwise.
 func (q *Query) split(holes []int) plan {
 	segs := make([]string, len(holes))
 	last := 0
 	for i, p := range holes {
-		segs[i] = q.text[last:p]
+		segs[i] = q.part(last, p, i)
 		last = p + 1
 	}
-	return plan{segs: segs, tail: q.text[last:]}
+	tail := q.part(last, len(q.text), len(holes))
+	size := len(tail)
+	for _, s := range segs {
+		size += len(s)
+	}
+	return plan{segs: segs, tail: tail, size: size}
+}
+
+// part returns q.text[last:p], the part after n placeholders, with the
+// spaces spaceAround asks for.
+func (q *Query) part(last, p, n int) string {
+	s := q.text[last:p]
+	before, after := spaceAround(q.text, last, p, n)
+	if before != 0 {
+		s = " " + s
+	}
+	if after != 0 {
+		s += " "
+	}
+	return s
 }
 
 // modeName names the Options of lexMode m, for Parse's errors.
@@ -154,27 +178,25 @@ func (q *Query) AppendArgs(dst []byte, args *Args, opts Options) ([]byte, error)
 
 // appendParsed is appendQuery for typed arguments and a query of size
 // bytes split as p says. It checks and writes in the same order as
-// appendQuery, so that it fails with the same error.
+// appendQuery, so that it fails with the same error, before it writes.
 func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byte, error) {
 	start := len(dst)
 	nargs := len(typed)
-	free := spare(dst)
-	least, estimate := size-nargs, size
-	for i := range typed {
-		a := &typed[i]
-		l, e := a.sizes()
-		if a.kind == kindString {
-			if free.holds(unsafe.StringData(a.s), len(a.s)) {
-				return dst, overlapError(nil, typed, i)
-			}
-		} else if free.holds(unsafe.SliceData(a.b), len(a.b)) {
-			return dst, overlapError(nil, typed, i)
-		}
-		least += l
-		estimate += e
-	}
-	dst, err := reserve(dst, start, least, estimate, o)
+	least, estimate, err := checkArgs(spare(dst), nil, typed, o)
 	if err != nil {
+		return dst, err
+	}
+	if len(p.segs) != nargs {
+		return dst, &CountError{Placeholders: len(p.segs), Args: nargs}
+	}
+	fixed := size - nargs
+	if o.MaxSize > 0 && fixed+2*nargs+2*least+mostPerArg*nargs > o.MaxSize {
+		least = p.size + literalsLen(nil, typed, o)
+		estimate = least
+	} else {
+		least, estimate = fixed+least, size+estimate
+	}
+	if dst, err = reserve(dst, start, least, estimate, o); err != nil {
 		return dst, err
 	}
 	for n, seg := range p.segs {
@@ -184,9 +206,6 @@ func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byt
 			}
 		}
 		dst = append(dst, seg...)
-		if n == nargs {
-			return dst[:start], &CountError{Placeholders: len(p.segs), Args: nargs}
-		}
 		if dst, err = appendLiteral(dst, start, &typed[n], n, o); err != nil {
 			return dst[:start], err
 		}
@@ -197,9 +216,6 @@ func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byt
 		}
 	}
 	dst = append(dst, p.tail...)
-	if len(p.segs) != nargs {
-		return dst[:start], &CountError{Placeholders: len(p.segs), Args: nargs}
-	}
 	if o.MaxSize > 0 && len(dst)-start > o.MaxSize {
 		return dst[:start], &SizeError{Max: o.MaxSize}
 	}

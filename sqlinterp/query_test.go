@@ -78,7 +78,7 @@ func TestParseRefused(t *testing.T) {
 		{"SELECT \x00 ?", "NUL"},
 		{"SELECT @?", "placeholder right after '@'"},
 		// Only with NoBackslashEscapes is the comment in code.
-		{`SELECT '\' /*!50700 x */ ?'`, "an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 25); put placeholders before it or use a server-side prepared statement (with Options.NoBackslashEscapes)"},
+		{`SELECT '\' /*!50700 # */ ?'`, "an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 25); put placeholders before it or use a server-side prepared statement (with Options.NoBackslashEscapes)"},
 		// Only with NoBackslashEscapes or ANSIQuotes is the \ before ? in
 		// code.
 		{`SELECT "\" \?"`, "right after '\\\\'" + `: @'…' is a variable name, in which a backslash escapes nothing, and \ swallows the quote after it; put a space between them (with Options.NoBackslashEscapes)`},
@@ -98,7 +98,7 @@ func TestParseRefused(t *testing.T) {
 			MustParse(tc.query)
 		}()
 	}
-	for _, query := range []string{`SELECT '\' /*!50700 x */ ?'`, `SELECT "\" \?"`} {
+	for _, query := range []string{`SELECT '\' /*!50700 # */ ?'`, `SELECT "\" \?"`} {
 		if _, err := CountPlaceholders(query, Options{}); err != nil {
 			t.Errorf("%s is refused in the default mode too: %v", query, err)
 		}

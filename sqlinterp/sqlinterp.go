@@ -2,6 +2,7 @@ package sqlinterp
 
 import (
 	"database/sql/driver"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -13,8 +14,8 @@ import (
 // times, with no size limit.
 //
 // No Options make a query with a ? after an executable comment (/*!, /*M!,
-// /*+), after "--" and a byte from 0x7F up, or after a NUL byte acceptable:
-// see "Refused queries" in the package documentation.
+// /*+) that is not plain, after "--" and a byte from 0x7F up, or after a
+// NUL byte acceptable: see "Refused queries" in the package documentation.
 type Options struct {
 	// Location is the time zone time.Time arguments are written in; nil
 	// means UTC. It should match the zone the server interprets DATETIME
@@ -50,17 +51,24 @@ type Options struct {
 //
 // A query that breaks the package's rule (see "Refused queries" in the
 // package documentation) is a *QueryError: any ? anywhere after an
-// executable comment (/*!, /*!50700, /*M!, /*+), after "--" followed by a
-// byte from 0x7F up, or after a NUL byte; a ? right after @ or \.
+// executable comment (/*!, /*!50700, /*M!, /*+) that is not plain (names,
+// numbers and operators only), after "--" followed by a byte from 0x7F up,
+// or after a NUL byte; a ? right after @ or \.
+//
+// A literal that would touch a quote, a word or another literal gets a
+// space on that side: "SELECT ??" gives "SELECT 'a' 'b'", where the two
+// literals written together would be one string to the server (see the
+// package documentation).
 //
 // Append does not keep dst or args and holds no state of its own, so calls
 // with distinct dst may run concurrently. It allocates only when dst lacks the
 // capacity for the result, and then grows it once to an estimate of the
-// final size, more only when escapes take the result past it. With
-// Options.MaxSize set, the limit is checked before dst grows: a result that
-// cannot fit (its query text and unescaped values alone are too long) is a
-// *SizeError before anything is allocated, and dst is never grown past
-// MaxSize bytes beyond its original length.
+// final size, more only when escapes (or the spaces between touching
+// literals) take the result past it. With Options.MaxSize set, the limit
+// is checked before dst grows: a result that cannot fit is a *SizeError
+// before anything is allocated (when even its least size fits, and its
+// most might not, its exact size is added up first), and dst is never
+// grown past MaxSize bytes beyond its original length.
 //
 // Append writes into dst's spare capacity, dst[len(dst):cap(dst)], so an
 // argument (or, through unsafe, the query) sharing memory with it would be
@@ -68,9 +76,13 @@ type Options struct {
 // nothing, with an *ArgError whose Err is ErrOverlap (a *QueryError for the
 // query). Arguments may alias dst[:len(dst)], which Append only reads.
 //
-// On error Append returns dst cut back to its original length (its
-// capacity may have grown, so the result can still be reused) and an error
-// that is a *CountError, *ArgError, *SizeError or *QueryError.
+// On error Append returns dst cut back to its original length and an
+// error that is a *CountError, *ArgError, *SizeError or *QueryError. It finds
+// every fault before it writes a byte, so a failed call leaves dst's
+// spare capacity as it was, and a successful one writes nothing past the
+// length it returns. The arguments are checked first (an *ArgError for the
+// first without a literal or sharing memory with dst), then the query (a
+// *QueryError, then a *CountError), then the size (a *SizeError).
 func Append(dst []byte, query string, args []driver.Value, opts Options) ([]byte, error) {
 	return appendQuery(dst, query, args, nil, &opts)
 }
@@ -92,57 +104,62 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	if err := checkNUL(query); err != nil {
 		return dst, err
 	}
-	// Size the output before growing dst: past MaxSize even at its least
-	// (every string unescaped, every number one digit) is an error now, and
-	// dst never grows past MaxSize.
-	least, estimate := len(query)-nargs, len(query)
-	for i := range nargs {
-		var l, e int
-		var data *byte // the bytes of a string or []byte argument
-		var size int
-		if typed != nil {
-			a := &typed[i]
-			l, e = a.sizes()
-			if a.kind == kindString {
-				data, size = unsafe.StringData(a.s), len(a.s)
-			} else {
-				data, size = unsafe.SliceData(a.b), len(a.b)
-			}
-		} else {
-			l, e, data, size = valueSizes(vals[i])
-		}
-		if free.holds(data, size) {
-			return dst, overlapError(vals, typed, i)
-		}
-		least += l
-		estimate += e
-	}
-	dst, err := reserve(dst, start, least, estimate, o)
+	// Everything that can fail is checked before anything is written, so
+	// that an error leaves dst's spare capacity as it was: the arguments
+	// (each has a literal, none overlaps dst), then the query (where its
+	// placeholders are, how many), then the size.
+	least, estimate, err := checkArgs(free, vals, typed, o)
 	if err != nil {
 		return dst, err
 	}
-	n := 0    // placeholders seen
+	var found [64]int32 // the first placeholders' offsets
+	count, kept, err := findPlaceholders(query, o, &found)
+	if err != nil {
+		return dst, err
+	}
+	holes := found[:kept]
+	if count != nargs {
+		return dst, &CountError{Placeholders: count, Args: nargs}
+	}
+	// The query's own bytes, to which the literals add, and the spaces
+	// between them: at most two per placeholder. When the most the output
+	// can take (see checkArgs) passes MaxSize, its exact size decides.
+	fixed := len(query) - nargs
+	if o.MaxSize > 0 && fixed+2*nargs+2*least+mostPerArg*nargs > o.MaxSize {
+		least = fixed + querySpaces(query, holes, nargs, o) + literalsLen(vals, typed, o)
+		estimate = least
+	} else {
+		least, estimate = fixed+least, len(query)+estimate
+	}
+	if dst, err = reserve(dst, start, least, estimate, o); err != nil {
+		return dst, err
+	}
 	last := 0 // start of the query text not yet copied
-	for {
-		p, err := nextPlaceholder(query, last, o)
-		if err != nil {
-			return dst[:start], err
+	for n := 0; ; n++ {
+		var p int
+		if n < len(holes) { // placeholder's common case, inlined
+			p = int(holes[n])
+		} else {
+			p = placeholder(query, holes, n, nargs, last, o)
 		}
-		if o.MaxSize > 0 || cap(dst)-len(dst) < p-last {
-			if dst, err = roomSlow(dst, start, p-last, o); err != nil {
+		// The text up to the placeholder, with the spaces that keep the
+		// literals on either side apart from it: grown for as one, as
+		// appendParsed grows for a segment, in which Parse puts them.
+		before, after := spaceAround(query, last, p, n)
+		if k := before + p - last + after; o.MaxSize > 0 || cap(dst)-len(dst) < k {
+			if dst, err = roomSlow(dst, start, k, o); err != nil {
 				return dst[:start], err
 			}
+		}
+		if before != 0 {
+			dst = append(dst, ' ')
 		}
 		dst = append(dst, query[last:p]...)
-		if p == len(query) {
-			break
+		if after != 0 {
+			dst = append(dst, ' ')
 		}
-		if n == nargs {
-			rest, err := countFrom(query, p+1, o)
-			if err != nil {
-				return dst[:start], err
-			}
-			return dst[:start], &CountError{Placeholders: n + 1 + rest, Args: nargs}
+		if p >= len(query) {
+			break
 		}
 		if typed != nil {
 			dst, err = appendLiteral(dst, start, &typed[n], n, o)
@@ -152,11 +169,7 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 		if err != nil {
 			return dst[:start], err
 		}
-		n++
 		last = p + 1
-	}
-	if n != nargs {
-		return dst[:start], &CountError{Placeholders: n, Args: nargs}
 	}
 	if o.MaxSize > 0 && len(dst)-start > o.MaxSize {
 		return dst[:start], &SizeError{Max: o.MaxSize}
@@ -190,6 +203,127 @@ func countFrom(query string, i int, o *Options) (int, error) {
 		n++
 		i = p
 	}
+}
+
+// findPlaceholders returns the number of placeholders in query, having
+// stored the offsets of the first of them in found (the first kept, all
+// of them when they fit, none when the query is too long for int32
+// offsets), or the error that refuses the query.
+func findPlaceholders(query string, o *Options, found *[64]int32) (count, kept int, err error) {
+	keep := len(found)
+	if len(query) > math.MaxInt32 {
+		keep = 0
+	}
+	for i := 0; ; i++ {
+		p, err := nextPlaceholder(query, i, o)
+		if err != nil {
+			return 0, 0, err
+		}
+		if p == len(query) {
+			return count, min(count, keep), nil
+		}
+		if count < keep {
+			found[count] = int32(p)
+		}
+		count++
+		i = p
+	}
+}
+
+// placeholder returns the offset of placeholder k of the count in query,
+// or len(query) for k == count: from holes, the offsets findPlaceholders
+// kept, or past them read on from last, just past placeholder k-1.
+func placeholder(query string, holes []int32, k, count, last int, o *Options) int {
+	if k < len(holes) {
+		return int(holes[k])
+	}
+	if k < count {
+		p, _ := nextPlaceholder(query, last, o) // no error: findPlaceholders read it
+		return p
+	}
+	return len(query)
+}
+
+// querySpaces returns the number of spaces appendQuery writes between
+// query and its count literals, on either side of each; holes holds the
+// first offsets.
+func querySpaces(query string, holes []int32, count int, o *Options) int {
+	n, p := 0, -1
+	for k := range count {
+		p = placeholder(query, holes, k, count, p+1, o)
+		if spaceBefore(query, p) {
+			n++
+		}
+		if spaceAfter(query, p) {
+			n++
+		}
+	}
+	return n
+}
+
+// fuses marks the bytes that would fuse with a literal they touch, so that
+// the server would not read the literal as the value it holds: letters,
+// digits, _, $, ., ' and bytes from 0x80 up. Every literal Append writes
+// begins with ', _, N, - or a digit and ends with ', L or a digit, and
+//
+//   - ' after ' is an escaped quote: the literals 'v' and 'x' written
+//     together are one string, v'x;
+//   - a letter, digit, _, $ or byte from 0x80 up before a literal makes a
+//     prefix or a longer word of it: x'41' is hex, N'…' national,
+//     _latin1'…' an introducer, a_binary'…' a column and an alias, 1e-5 a
+//     float, x5 and 15 one name or number;
+//   - a . before or after a number makes a decimal (1.5) or, after a
+//     name, the name of a column (t.5);
+//   - a letter, digit, _, $, . or byte from 0x80 up after a number or
+//     NULL makes a longer word of it: 5e1, 5x, NULLx, 5.5.
+//
+// A space between them keeps each a token of its own; a space between two
+// tokens outside quotes and comments changes nothing else (it is never put
+// after -, so it makes no "-- " comment). Marking ' and the words on both
+// sides is more than each case needs, and simpler to check.
+var fuses = func() (t [256]uint8) {
+	for c := range 256 {
+		if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c >= 0x80 ||
+			c == '_' || c == '$' || c == '.' || c == '\'' {
+			t[c] = beforeLiteral | afterLiteral
+		}
+	}
+	// A ? in code right before a placeholder is one too (@? and \? are
+	// refused), and every literal ends with a byte that fuses.
+	t['?'] = beforeLiteral
+	return t
+}()
+
+// The bits of fuses: the byte fuses with a literal when it stands right
+// before it, or right after it.
+const (
+	beforeLiteral = 1 << iota
+	afterLiteral
+)
+
+// spaceBefore and spaceAfter report whether the literal that replaces
+// the placeholder at query[p] needs a space before it or after it: when
+// the byte there fuses with it. Two placeholders in a row get one space
+// between their literals, before the second.
+func spaceBefore(query string, p int) bool {
+	return p > 0 && fuses[query[p-1]]&beforeLiteral != 0
+}
+
+func spaceAfter(query string, p int) bool {
+	return p+1 < len(query) && fuses[query[p+1]]&afterLiteral != 0
+}
+
+// spaceAround returns, as 0 or 1, whether the query text query[last:p],
+// which follows the placeholder at last-1 when n > 0 and precedes one at
+// p when p < len(query), needs a space before it and after it.
+func spaceAround(query string, last, p, n int) (before, after int) {
+	if n > 0 && spaceAfter(query, last-1) {
+		before = 1
+	}
+	if p < len(query) && spaceBefore(query, p) {
+		after = 1
+	}
+	return before, after
 }
 
 // special marks the bytes of a query that start a placeholder, a quoted part
@@ -308,7 +442,11 @@ func skipComment(s string, i int) (next int, untrusted string) {
 	if rest := s[i+2:]; strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "M!") || strings.HasPrefix(rest, "+") {
 		// /*! … */ runs on every server, /*!50700 … */ on some versions,
 		// /*M! … */ only on MariaDB, and /*+ … */ holds optimizer hints
-		// that MySQL parses: where each ends depends on the server.
+		// that MySQL parses: where each ends depends on the server, but
+		// for a plain one (see plainExecutable).
+		if end, ok := plainExecutable(s, i); ok {
+			return end, ""
+		}
 		return i, "an executable comment (/*!, /*M! or /*+)"
 	}
 	// An ordinary comment ends at the first */: comments do not nest.
@@ -316,4 +454,42 @@ func skipComment(s string, i int) (next int, untrusted string) {
 		return i + 2 + k + 2, ""
 	}
 	return len(s), ""
+}
+
+// plainBody marks the bytes a plain executable comment may hold: letters,
+// digits, _ $ . , = ( ) + - * and blanks. None of them opens a quoted part
+// or a comment, so a server that runs the comment reads code up to its
+// first */ and one that skips it skips to the same */; then both read on
+// in code. A ? in the comment would be a placeholder to one and not to
+// the other, and is not among them.
+var plainBody = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("_$.,=()+-* \t\n\r\v\f", byte(c)) >= 0
+	}
+	return t
+}()
+
+// plainExecutable is called with s[i:] starting an executable comment,
+// /*!, /*M! or /*+. When the comment is plain (closed, every byte up to its
+// first */ in plainBody, and no "--", which would start a comment inside
+// it when it runs) it returns the index past its */ and true: every server
+// reads the query after it the same way, whether it runs the comment or
+// skips it. A * in it cannot be followed by a /: that would be the */.
+func plainExecutable(s string, i int) (end int, ok bool) {
+	open := i + len("/*!") // or /*+
+	if s[i+2] == 'M' {
+		open = i + len("/*M!")
+	}
+	body := s[open:]
+	k := strings.Index(body, "*/")
+	if k < 0 {
+		return 0, false
+	}
+	for j := range k {
+		c := body[j]
+		if !plainBody[c] || c == '-' && body[j+1] == '-' {
+			return 0, false
+		}
+	}
+	return open + k + len("*/"), true
 }

@@ -227,6 +227,21 @@ func TestAppendErrors(t *testing.T) {
 			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 100 bytes (Options.MaxSize)"},
 		{name: "query text past MaxSize", query: "SELECT ?" + strings.Repeat(" ", 100), args: []driver.Value{int64(1)}, opts: Options{MaxSize: 100},
 			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 100 bytes (Options.MaxSize)"},
+		// Faults found after a first literal could have been written.
+		{name: "too many args, late", query: "SELECT ?, ?", args: []driver.Value{int64(1), "x", nil},
+			target: new(*CountError), msg: "sqlinterp: query has 2 placeholders but 3 arguments were given"},
+		{name: "NaN, late", query: "SELECT ?, ?", args: []driver.Value{"x", math.NaN()},
+			target: new(*ArgError), is: ErrArgValue, msg: "sqlinterp: argument 1 (float64): NaN has no SQL literal"},
+		{name: "year 10000, late", query: "SELECT ?, ?", args: []driver.Value{"x", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+			target: new(*ArgError), is: ErrArgValue, msg: "sqlinterp: argument 1 (time.Time): year 10000 is outside the DATETIME range 1 to 9999"},
+		{name: "unsupported type, late", query: "SELECT ?, ?", args: []driver.Value{"x", int32(1)},
+			target: new(*ArgError), is: ErrArgType, msg: "sqlinterp: argument 1 (int32): unsupported type; want nil, int64, uint64, float64, bool, time.Time, []byte, string or json.RawMessage (Interpolate also converts other ints, floats and driver.Valuer)"},
+		{name: "refused after a placeholder", query: "SELECT ?, /*+ QB_NAME('q') */ ?", args: []driver.Value{"x", "y"},
+			target: new(*QueryError), msg: "sqlinterp: query byte 10: an executable comment (/*!, /*M! or /*+), after which no ? may appear (there is one at byte 30); put placeholders before it or use a server-side prepared statement"},
+		{name: "escapes past MaxSize, late", query: "SELECT ?, ?", args: []driver.Value{"x", strings.Repeat("'", 40)}, opts: Options{MaxSize: 70},
+			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 70 bytes (Options.MaxSize)"},
+		{name: "spaces past MaxSize", query: "SELECT ??", args: []driver.Value{"x", "y"}, opts: Options{MaxSize: 13},
+			target: new(*SizeError), msg: "sqlinterp: interpolated query exceeds the maximum size of 13 bytes (Options.MaxSize)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -237,6 +252,22 @@ func TestAppendErrors(t *testing.T) {
 			}
 			if string(got) != "keep" {
 				t.Errorf("on error Append returned %q, want dst cut back to %q", got, "keep")
+			}
+			// An error writes nothing, not even in dst's spare capacity.
+			canaried := bytes.Repeat([]byte{canary}, 4+256)
+			copy(canaried, "keep")
+			if _, err := Append(canaried[:4], tc.query, tc.args, tc.opts); err == nil || !bytes.Equal(canaried[4:], bytes.Repeat([]byte{canary}, 256)) {
+				t.Errorf("Append(%q) into spare capacity: %v, and wrote %q", tc.query, err, canaried[4:])
+			}
+			if args, ok := typedArgs(tc.args); ok {
+				if _, err := AppendArgs(canaried[:4], tc.query, args, tc.opts); err == nil || !bytes.Equal(canaried[4:], bytes.Repeat([]byte{canary}, 256)) {
+					t.Errorf("AppendArgs(%q) into spare capacity: %v, and wrote %q", tc.query, err, canaried[4:])
+				}
+				if q, perr := Parse(tc.query); perr == nil {
+					if _, err := q.AppendArgs(canaried[:4], args, tc.opts); err == nil || !bytes.Equal(canaried[4:], bytes.Repeat([]byte{canary}, 256)) {
+						t.Errorf("Query.AppendArgs(%q) into spare capacity: %v, and wrote %q", tc.query, err, canaried[4:])
+					}
+				}
 			}
 			if !errors.As(err, tc.target) {
 				t.Errorf("error %v (%T) is not a %T", err, err, tc.target)
@@ -352,29 +383,40 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-// TestRefusedAfterExecutableComment pins issue 11's injections: a ?
-// anywhere after an executable comment's opener, or after another construct
-// whose reading depends on the server, is refused, whatever lies between.
+// TestRefusedAfterExecutableComment checks that a ? anywhere after an
+// executable comment that is not plain (see plainExecutable), or after
+// another construct whose reading depends on the server, is refused,
+// whatever lies between.
 func TestRefusedAfterExecutableComment(t *testing.T) {
 	for _, q := range []string{
-		// The server runs "+ 1" and reads "*/*" as the comment's end then a
-		// "*": the quote after it opens a string that this package once
-		// read as a comment, and the value ran as SQL.
-		"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n",
-		// A # or -- comment ending at a newline just after the first */.
+		// A # or -- comment ending at a newline just after the first */:
+		// a server that runs the comment reads on from the newline, one
+		// that skips it from the */.
 		"SELECT 2 /*!40000 # */\n */* ' */ , ? AS v -- '\n",
 		"SELECT 2 /*!40000 -- */\n */* ' */ , ? AS v -- '\n",
 		"SELECT 2 /*M!100000 # */\n */* ' */ , ? AS v -- '\n",
 		"SELECT 2 /*M!100000 -- */\n */* ' */ , ? AS v -- '\n",
 		"/*!50700 # */\n */ ?",
-		// Every kind of opener, the ? in code, quotes or comments after it.
-		"SELECT /*!40001 SQL_NO_CACHE */ ?",
+		"SELECT 2 /*+ a --\n */, ?",
+		// Every byte a plain comment may not hold, the ? in code, quotes or
+		// comments after it.
 		"SELECT 1 /*! , ? */",
 		"SELECT 1 /*!, '*/' */, ?",
-		"SELECT 1 /*M!100100 , 3 */, ?",
-		"SELECT 1 /*!999999 , 3 */, '?'",
-		"SELECT /*+ BKA(t) */ ?",
-		"SELECT /*!*/ 1 -- ?",
+		"SELECT 1 /*!, \"*/\" */, ?",
+		"SELECT 1 /*!, `*/` */, ?",
+		"SELECT 1 /*!, 'x' */, ?",
+		"SELECT 1 /*M!100100 , \"x\" */, '?'",
+		"SELECT 1 /*!50000 , `x` */, ?",
+		"SELECT 1 /*!50000 , 2 # */, ?",
+		"SELECT 1 /*+ a /* b */, ?",
+		"SELECT 1 /*+ a \\ b */, ?",
+		"SELECT 1 /*+ a @b */, ?",
+		"SELECT 1 /*+ a ; b */, ?",
+		"SELECT 1 /*! , 2 \xa0*/, ?",
+		"SELECT 1 /*! , 'é' */, ?",
+		"SELECT 1 /*! , 2 /*/, ?",
+		"SELECT /*+ BKA(t) ?",
+		"SELECT /*! 1 , ?",
 		// -- before a byte that is a space in one character set and not in
 		// another, and a NUL byte, which ends a line comment on MariaDB.
 		"SELECT 5 --\xa0'\n, ?",
@@ -415,6 +457,23 @@ func TestAcceptedBeforeExecutableComment(t *testing.T) {
 		{"SELECT ? /* /*! ? */ # /*!\n", "SELECT 1 /* /*! ? */ # /*!\n"},
 		{"SELECT ? /*!*/ \x00", "SELECT 1 /*!*/ \x00"},
 		{"SELECT ?, @ ?", "SELECT 1, @ 1"},
+		// A plain executable comment reads the same run or skipped: a ?
+		// after it is a placeholder as any other.
+		{"SELECT /*!40001 SQL_NO_CACHE */ ?", "SELECT /*!40001 SQL_NO_CACHE */ 1"},
+		{"SELECT /*+ MAX_EXECUTION_TIME(1000) */ * FROM t WHERE id = ?", "SELECT /*+ MAX_EXECUTION_TIME(1000) */ * FROM t WHERE id = 1"},
+		{"SELECT /*+ BKA(t1) NO_BKA(t2) */ * FROM t1, t2 WHERE t1.a = ?", "SELECT /*+ BKA(t1) NO_BKA(t2) */ * FROM t1, t2 WHERE t1.a = 1"},
+		{"INSERT /*+ SET_VAR(foreign_key_checks=OFF) */ INTO t VALUES (?)", "INSERT /*+ SET_VAR(foreign_key_checks=OFF) */ INTO t VALUES (1)"},
+		{"SELECT /*!40001 SQL_NO_CACHE */ * FROM t WHERE a = ?", "SELECT /*!40001 SQL_NO_CACHE */ * FROM t WHERE a = 1"},
+		{"SELECT 1 /*M!100100 , 3 */, ?", "SELECT 1 /*M!100100 , 3 */, 1"},
+		{"SELECT 1 /*!50000 , 2 */, ?", "SELECT 1 /*!50000 , 2 */, 1"},
+		{"SELECT 1 /*!999999 , 3 */, '?'", "SELECT 1 /*!999999 , 3 */, '?'"},
+		{"SELECT /*!*/ 1 -- ?", "SELECT /*!*/ 1 -- ?"},
+		{"SELECT /*+ a-b*c **/ ?", "SELECT /*+ a-b*c **/ 1"},
+		{"SELECT /*!\t$a.b,c=(d)+e-f*g\r\n\v\f*/?", "SELECT /*!\t$a.b,c=(d)+e-f*g\r\n\v\f*/1"},
+		// The server runs "+ 1" and reads "*/*" as the comment's end then
+		// a "*": the quote after it opens a string that holds the ?, which
+		// is no placeholder then (a reading that once ran a value as SQL).
+		{"SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n", "SELECT 2 /*! + 1 */* ' */ , ? AS v -- '\n"},
 	}
 	for _, tc := range tests {
 		n, err := CountPlaceholders(tc.query, Options{})
