@@ -18,6 +18,7 @@ import (
 	"github.com/poolkit/poolkit/internal/goenv"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
+	"github.com/poolkit/poolkit/internal/systool"
 )
 
 // seedText is the text the seed articles compress, 169 bytes.
@@ -260,7 +261,7 @@ func TestBomb(t *testing.T) {
 // it and zcat restores the input, and what gzip writes (at -1 and -9, and
 // concatenated) AppendDecompress reads.
 func TestSystemGzip(t *testing.T) {
-	gz := lookTool(t, "gzip")
+	gz := systool.Look(t, "gzip")
 	dir := t.TempDir()
 	for name, src := range corpus(t) {
 		z, err := AppendCompress(nil, src)
@@ -493,20 +494,4 @@ func TestTruncatedHeaderString(t *testing.T) {
 			}
 		}
 	}
-}
-
-// lookTool returns the path of a system tool the interoperability tests
-// run, and skips the test when it is missing, unless the environment sets
-// POOLKIT_REQUIRE_TOOLS (as CI does, having installed it): then a missing
-// tool fails the test rather than hiding it.
-func lookTool(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("POOLKIT_REQUIRE_TOOLS") != "" {
-			t.Fatalf("%s is not installed, and POOLKIT_REQUIRE_TOOLS is set", name)
-		}
-		t.Skipf("%s is not installed (apt-get install %s)", name, name)
-	}
-	return path
 }

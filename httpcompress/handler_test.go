@@ -1,4 +1,4 @@
-package gzpool
+package httpcompress
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/internal/pooltest"
+	"github.com/poolkit/poolkit/internal/systool"
 )
 
 func TestAcceptsGzip(t *testing.T) {
@@ -48,8 +49,8 @@ func TestAcceptsGzip(t *testing.T) {
 		{[]string{"gzipx, xgzip"}, false},
 		{[]string{" gzip ;  q=0.3 "}, true},
 	} {
-		if got := acceptsGzip(tc.in); got != tc.want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", tc.in, got, tc.want)
+		if got := negotiate(tc.in, true, false) == codingGzip; got != tc.want {
+			t.Errorf("negotiate(%q) gzip = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }
@@ -67,15 +68,6 @@ func serve(t *testing.T, h http.HandlerFunc, method, acceptEncoding string, opts
 	rec := httptest.NewRecorder()
 	Handler(h, opts...).ServeHTTP(rec, req)
 	return rec
-}
-
-func gunzip(t *testing.T, b []byte) string {
-	t.Helper()
-	out, err := AppendDecompress(nil, b, -1)
-	if err != nil {
-		t.Fatalf("response body is not gzip: %v", err)
-	}
-	return string(out)
 }
 
 func TestHandlerDecisions(t *testing.T) {
@@ -99,28 +91,47 @@ func TestHandlerDecisions(t *testing.T) {
 		method   string
 		ae       string
 		opts     []Option
-		gzipped  bool
+		want     string // the Content-Encoding expected
 		wantCode int
 		wantVary bool
 		body     string // the body expected after decoding; "" for bigBody
 	}{
-		{"big body", write(bigBody), "GET", "gzip", nil, true, 200, true, ""},
-		{"no Accept-Encoding", write(bigBody), "GET", "", nil, false, 200, true, ""},
-		{"gzip;q=0", write(bigBody), "GET", "gzip;q=0, deflate", nil, false, 200, true, ""},
-		{"wildcard", write(bigBody), "GET", "*", nil, true, 200, true, ""},
-		{"HEAD", write(bigBody), "HEAD", "gzip", nil, false, 200, true, ""},
-		{"small body", write("short"), "GET", "gzip", nil, false, 200, true, "short"},
-		{"small body, min size 0", write("short"), "GET", "gzip", []Option{WithMinSize(0)}, true, 200, true, "short"},
-		{"big body, big min size", write(bigBody), "GET", "gzip", []Option{WithMinSize(1 << 20)}, false, 200, true, ""},
-		{"already encoded", write(bigBody, "Content-Encoding", "br"), "GET", "gzip", nil, false, 200, true, ""},
-		{"range", write(bigBody, "Content-Range", "bytes 0-5199/9999"), "GET", "gzip", nil, false, 200, true, ""},
-		{"small Content-Length", write("short", "Content-Length", "5"), "GET", "gzip", nil, false, 200, true, "short"},
-		{"big Content-Length", write(bigBody, "Content-Length", strconv.Itoa(len(bigBody))), "GET", "gzip", nil, true, 200, true, ""},
-		{"204", status(204, ""), "GET", "gzip", nil, false, 204, true, ""},
-		{"304", status(304, ""), "GET", "gzip", nil, false, 304, true, ""},
-		{"404 big", status(404, bigBody), "GET", "gzip", nil, true, 404, true, ""},
-		{"500 small", status(500, "oops"), "GET", "gzip", nil, false, 500, true, "oops"},
-		{"best speed", write(bigBody), "GET", "gzip", []Option{WithLevel(BestSpeed)}, true, 200, true, ""},
+		{"big body", write(bigBody), "GET", "gzip", nil, "gzip", 200, true, ""},
+		{"no Accept-Encoding", write(bigBody), "GET", "", nil, "", 200, true, ""},
+		{"gzip;q=0", write(bigBody), "GET", "gzip;q=0, deflate", nil, "", 200, true, ""},
+		{"wildcard", write(bigBody), "GET", "*", nil, "zstd", 200, true, ""},
+		{"HEAD", write(bigBody), "HEAD", "gzip", nil, "", 200, true, ""},
+		{"small body", write("short"), "GET", "gzip", nil, "", 200, true, "short"},
+		{"small body, min size 0", write("short"), "GET", "gzip", []Option{WithMinSize(0)}, "gzip", 200, true, "short"},
+		{"big body, big min size", write(bigBody), "GET", "gzip", []Option{WithMinSize(1 << 20)}, "", 200, true, ""},
+		{"already encoded", write(bigBody, "Content-Encoding", "br"), "GET", "gzip", nil, "br", 200, true, ""},
+		{"range", write(bigBody, "Content-Range", "bytes 0-5199/9999"), "GET", "gzip", nil, "", 200, true, ""},
+		{"small Content-Length", write("short", "Content-Length", "5"), "GET", "gzip", nil, "", 200, true, "short"},
+		{"big Content-Length", write(bigBody, "Content-Length", strconv.Itoa(len(bigBody))), "GET", "gzip", nil, "gzip", 200, true, ""},
+		{"204", status(204, ""), "GET", "gzip", nil, "", 204, true, ""},
+		{"304", status(304, ""), "GET", "gzip", nil, "", 304, true, ""},
+		{"404 big", status(404, bigBody), "GET", "gzip", nil, "gzip", 404, true, ""},
+		{"500 small", status(500, "oops"), "GET", "gzip", nil, "", 500, true, "oops"},
+		{"browser", write(bigBody), "GET", "gzip, deflate, br, zstd", nil, "zstd", 200, true, ""},
+		{"zstd only", write(bigBody), "GET", "zstd", nil, "zstd", 200, true, ""},
+		{"ZSTD upper case", write(bigBody), "GET", "ZSTD", nil, "zstd", 200, true, ""},
+		{"gzip preferred by q", write(bigBody), "GET", "zstd;q=0.5, gzip", nil, "gzip", 200, true, ""},
+		{"zstd;q=0", write(bigBody), "GET", "zstd;q=0, gzip", nil, "gzip", 200, true, ""},
+		{"wildcard without zstd", write(bigBody), "GET", "*, zstd;q=0", nil, "gzip", 200, true, ""},
+		{"identity preferred", write(bigBody), "GET", "identity, gzip;q=0.5", nil, "", 200, true, ""},
+		{"identity at equal q", write(bigBody), "GET", "identity, zstd", nil, "zstd", 200, true, ""},
+		{"zstd turned off", write(bigBody), "GET", "zstd, gzip", []Option{WithoutZstd()}, "gzip", 200, true, ""},
+		{"zstd HEAD", write(bigBody), "HEAD", "zstd", nil, "", 200, true, ""},
+		{"zstd 304", status(304, ""), "GET", "zstd", nil, "", 304, true, ""},
+		{"zstd already encoded", write(bigBody, "Content-Encoding", "gzip"), "GET", "zstd", nil, "gzip", 200, true, ""},
+		{"zstd small body", write("short"), "GET", "zstd", nil, "", 200, true, "short"},
+		{"jpeg", write(bigBody, "Content-Type", "image/jpeg"), "GET", "zstd, gzip", nil, "", 200, true, ""},
+		{"video", write(bigBody, "Content-Type", "Video/MP4"), "GET", "zstd, gzip", nil, "", 200, true, ""},
+		{"zip", write(bigBody, "Content-Type", "application/zip"), "GET", "zstd, gzip", nil, "", 200, true, ""},
+		{"svg", write(bigBody, "Content-Type", "image/svg+xml"), "GET", "zstd, gzip", nil, "zstd", 200, true, ""},
+		{"sniffed png", write("\x89PNG\r\n\x1a\n" + bigBody), "GET", "zstd, gzip", nil, "", 200, true, "\x89PNG\r\n\x1a\n" + bigBody},
+		{"zstd level", write(bigBody), "GET", "zstd", []Option{WithZstdLevel(4)}, "zstd", 200, true, ""},
+		{"best speed", write(bigBody), "GET", "gzip", []Option{WithGzipLevel(1)}, "gzip", 200, true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := serve(t, tc.h, tc.method, tc.ae, tc.opts...)
@@ -133,16 +144,14 @@ func TestHandlerDecisions(t *testing.T) {
 			}
 			ce := res.Header.Get("Content-Encoding")
 			body := rec.Body.Bytes()
-			if tc.gzipped {
-				if ce != "gzip" {
-					t.Fatalf("Content-Encoding %q, want gzip", ce)
-				}
+			if ce != tc.want {
+				t.Fatalf("Content-Encoding %q, want %q", ce, tc.want)
+			}
+			if tc.want != "" && !strings.Contains(tc.name, "already encoded") {
 				if cl := res.Header.Get("Content-Length"); cl != "" {
 					t.Errorf("compressed response keeps Content-Length %s", cl)
 				}
-				body = []byte(gunzip(t, body))
-			} else if ce == "gzip" {
-				t.Fatal("compressed, should not be")
+				body = decodeBody(t, ce, body)
 			}
 			want := tc.body
 			if want == "" && tc.wantCode != 204 && tc.wantCode != 304 {
@@ -204,11 +213,11 @@ func TestHandlerHeaders(t *testing.T) {
 
 func TestHandlerInvalidLevel(t *testing.T) {
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "invalid compression level") {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "invalid gzip level") {
 			t.Errorf("recovered %v", r)
 		}
 	}()
-	Handler(http.NotFoundHandler(), WithLevel(42))
+	Handler(http.NotFoundHandler(), WithGzipLevel(42))
 }
 
 // TestHandlerPanic checks that a handler panicking mid-response does not
@@ -234,10 +243,6 @@ func TestHandlerPanic(t *testing.T) {
 		rec := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, bigBody) }, "GET", "gzip")
 		if gunzip(t, rec.Body.Bytes()) != bigBody {
 			t.Fatal("response after a panic differs")
-		}
-		z, _ := AppendCompress(nil, []byte(seedText))
-		if string(stdDecompress(t, z)) != seedText {
-			t.Fatal("AppendCompress after a panic differs")
 		}
 	}
 }
@@ -304,7 +309,7 @@ func TestServerClients(t *testing.T) {
 		t.Errorf("no Accept-Encoding: Vary %q", res.Header.Get("Vary"))
 	}
 	// The system gzip accepts the middleware's output.
-	gz := lookTool(t, "gzip")
+	gz := systool.Look(t, "gzip")
 	_, body = get(t, rawClient(), srv.URL, "gzip")
 	for _, args := range [][]string{{"-t"}, {"-dc"}} {
 		cmd := exec.Command(gz, args...)
@@ -345,22 +350,44 @@ func TestServerStatuses(t *testing.T) {
 	}
 }
 
+// TestServerCurl fetches a response with curl --compressed, which decodes
+// with its own zlib and libzstd: with curl's own Accept-Encoding, which
+// names zstd when curl was built with it (Debian's is), and asking for
+// gzip alone.
 func TestServerCurl(t *testing.T) {
-	curl := lookTool(t, "curl")
+	curl := systool.Look(t, "curl")
+	version, err := exec.Command(curl, "-V").Output()
+	if err != nil {
+		t.Fatalf("curl -V: %v", err)
+	}
+	curlZstd := strings.Contains(string(version), " zstd")
 	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Accept-Encoding", r.Header.Get("Accept-Encoding"))
 		io.WriteString(w, bigBody)
 	})))
-	out, err := exec.Command(curl, "--silent", "--show-error", "--fail", "--compressed", "--dump-header", "/dev/stderr", srv.URL).CombinedOutput()
-	if err != nil {
-		t.Fatalf("curl: %v\n%s", err, out)
-	}
-	headers, body, _ := strings.Cut(string(out), "\r\n\r\n")
-	if !strings.Contains(strings.ToLower(headers), "content-encoding: gzip") {
-		t.Errorf("curl --compressed got no gzip response:\n%s", headers)
-	}
-	if body != bigBody {
-		t.Errorf("curl --compressed decoded %d bytes, want %d", len(body), len(bigBody))
+	for _, tc := range []struct{ header, want string }{
+		{"", "zstd"},
+		{"Accept-Encoding: gzip", "gzip"},
+	} {
+		if tc.want == "zstd" && !curlZstd {
+			t.Logf("curl was built without zstd: %s", version)
+			continue
+		}
+		args := []string{"--silent", "--show-error", "--fail", "--compressed", "--dump-header", "/dev/stderr"}
+		if tc.header != "" {
+			args = append(args, "-H", tc.header)
+		}
+		out, err := exec.Command(curl, append(args, srv.URL)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("curl: %v\n%s", err, out)
+		}
+		headers, body, _ := strings.Cut(string(out), "\r\n\r\n")
+		if !strings.Contains(strings.ToLower(headers), "content-encoding: "+tc.want) {
+			t.Errorf("curl --compressed %s got no %s response:\n%s", tc.header, tc.want, headers)
+		}
+		if body != bigBody {
+			t.Errorf("curl --compressed %s decoded %d bytes, want %d", tc.header, len(body), len(bigBody))
+		}
 	}
 }
 
@@ -447,7 +474,7 @@ func TestServerLoad(t *testing.T) {
 		// Write in two parts to cross the buffering threshold mid-write.
 		io.WriteString(w, body[:len(body)/3])
 		io.WriteString(w, body[len(body)/3:])
-	}), WithLevel(BestSpeed))) // the cheapest level keeps the test quick under -race
+	}), WithGzipLevel(1))) // the cheapest level keeps the test quick under -race
 	const clients, requests = 64, 200 // 12,800 requests
 	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: clients}
 	defer tr.CloseIdleConnections()
@@ -458,7 +485,6 @@ func TestServerLoad(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var dst []byte
 			for r := range requests {
 				i := c*requests + r
 				req, _ := http.NewRequest("GET", srv.URL+"?i="+strconv.Itoa(i), nil)
@@ -482,11 +508,10 @@ func TestServerLoad(t *testing.T) {
 						errc <- fmt.Errorf("request %d: gzip without Accept-Encoding", i)
 						return
 					}
-					if dst, err = AppendDecompress(dst[:0], body, 1<<20); err != nil {
+					if body, err = tryDecode("gzip", body); err != nil {
 						errc <- fmt.Errorf("request %d: %v", i, err)
 						return
 					}
-					body = dst
 				}
 				if want := bodies[i%len(bodies)]; string(body) != want {
 					errc <- fmt.Errorf("request %d: body of %d bytes differs from the %d sent", i, len(body), len(want))
@@ -504,12 +529,12 @@ func TestServerLoad(t *testing.T) {
 
 // wantHandlerAllocs checks that f, one request through Handler, allocates
 // nothing beyond the handler's own once the pools are warm, but for one
-// slab of header values per headerSlabPairs responses (see
+// slab of header values per headerSlabSets responses (see
 // newHeaderValues: the header map outlives the request, so nothing in it
 // may be pooled or shared). Sniffing a missing Content-Type costs one more.
 func wantHandlerAllocs(t *testing.T, name string, f func()) {
 	t.Helper()
-	if !pooltest.WantAllocsAmortized(t, 0, headerSlabPairs, f) {
+	if !pooltest.WantAllocsAmortized(t, 0, headerSlabSets, f) {
 		t.Logf("case %s", name)
 	}
 }
@@ -618,8 +643,8 @@ func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return le
 // at once, across many slabs, and checks that no array is handed out twice
 // and that each holds the two values, unwritten by anyone else.
 func TestHeaderValuesDistinct(t *testing.T) {
-	const goroutines, each = 8, 40 * headerSlabPairs
-	got := make([][]*[2]string, goroutines)
+	const goroutines, each = 8, 40 * headerSlabSets
+	got := make([][]*[numVals]string, goroutines)
 	var wg sync.WaitGroup
 	for g := range got {
 		wg.Add(1)
@@ -631,14 +656,14 @@ func TestHeaderValuesDistinct(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	seen := make(map[*[2]string]bool, goroutines*each)
+	seen := make(map[*[numVals]string]bool, goroutines*each)
 	for _, vs := range got {
 		for _, v := range vs {
 			if seen[v] {
 				t.Fatalf("array %p handed out twice", v)
 			}
 			seen[v] = true
-			if *v != [2]string{"Accept-Encoding", "gzip"} {
+			if *v != [numVals]string{"Accept-Encoding", "gzip", "zstd"} {
 				t.Fatalf("values %q", *v)
 			}
 		}
