@@ -21,11 +21,6 @@ import (
 // Larger outputs grow as they are decoded.
 const maxPrealloc = 1 << 20
 
-// keepWindow is the largest window a stream decoder may have met and still
-// go back to its pool: its history is that window plus two blocks, so a
-// decoder that met a larger one is left to the garbage collector.
-const keepWindow = 1 << 20
-
 // AppendDecompress appends the decompression of the zstd data src to dst
 // and returns the extended slice. Concatenated frames are all read, and
 // skippable frames skipped, as the zstd command does; bytes after the last
@@ -33,8 +28,8 @@ const keepWindow = 1 << 20
 //
 // A negative limit means no limit. Otherwise AppendDecompress returns
 // ErrLimit when the decompressed data would be longer than limit bytes,
-// and when a frame declares more content than what remains of the limit,
-// or a window above it, it does so before decoding or allocating anything
+// and when the frames' headers show that much (a declared content size, or
+// raw and RLE blocks), it does so before decoding or allocating anything
 // (see "Limits" in the package documentation). Use a limit whenever src
 // comes from outside.
 //
@@ -118,7 +113,6 @@ func decodeSized(dst, src []byte, n int) ([]byte, error) {
 // the output passes limit; it writes at most limit+1 bytes past len(dst).
 func decodeStream(dst, src []byte, shape inputShape, limit uint64) ([]byte, error) {
 	st := getStreamDecoder()
-	st.window = shape.streamWindow
 	st.src.Reset(src)
 	st.trap.r = &st.src
 	defer st.release()
@@ -132,12 +126,7 @@ func decodeStream(dst, src []byte, shape inputShape, limit uint64) ([]byte, erro
 	}
 	for {
 		if len(dst) == cap(dst) {
-			grow := max(cap(dst)-base, 512)
-			grow = int(min(uint64(grow), limit+1-uint64(len(dst)-base)))
-			if grow == 0 {
-				return dst, ErrLimit
-			}
-			dst = slices.Grow(dst, grow)
+			dst = growWithin(dst, base, limit)
 		}
 		room := dst[len(dst):cap(dst)]
 		// Read at most one byte past the limit, to detect that the
@@ -157,6 +146,22 @@ func decodeStream(dst, src []byte, shape inputShape, limit uint64) ([]byte, erro
 			return dst, classify(err, &st.trap)
 		}
 	}
+}
+
+// growWithin grows dst, whose output so far starts at base and is at
+// most limit bytes long, by allocating exactly the new capacity: double
+// the output so far, or, when the next doubling would pass the limit, up
+// to limit+1 bytes of output at once. So the output is copied at most
+// once more than its doublings, and no capacity is made past limit+1.
+func growWithin(dst []byte, base int, limit uint64) []byte {
+	have := uint64(len(dst) - base)
+	grow := max(have, 512)
+	if have+2*grow > limit+1 {
+		grow = limit + 1 - have
+	}
+	out := make([]byte, len(dst), uint64(len(dst))+grow)
+	copy(out, dst)
+	return out
 }
 
 // errTrap passes reads through to r and keeps the last error r returned,
@@ -193,12 +198,11 @@ func classify(err error, trap *errTrap) error {
 // src and trap are values inside the state, so resetting them allocates
 // nothing.
 type decoderState struct {
-	dec    *zstd.Decoder
-	br     bufio.Reader // a Reader's source
-	src    bytes.Reader // AppendDecompress's source
-	trap   errTrap
-	window uint64 // the largest window met, for the keep rule
-	err    error  // a Reader's sticky error, io.EOF at the end
+	dec  *zstd.Decoder
+	br   bufio.Reader // a Reader's source
+	src  bytes.Reader // AppendDecompress's source
+	trap errTrap
+	err  error // a Reader's sticky error, io.EOF at the end
 }
 
 // newDecoderState makes a decoder that runs on its caller's goroutine.
@@ -234,17 +238,13 @@ func getStreamDecoder() *decoderState {
 }
 
 // release drops st's references to the caller's data and returns st to
-// the pool, unless it met a window above keepWindow: then its history is
-// left to the garbage collector with it.
+// the pool. What it keeps is bounded: a history of at most MaxWindow plus
+// two blocks, as the decoder refuses larger windows.
 func (st *decoderState) release() {
 	_ = st.dec.Reset(nil) // drops the decoder's reference to the source
 	st.src.Reset(nil)
 	st.br.Reset(nil)
 	st.trap = errTrap{}
 	st.err = nil
-	if st.window > keepWindow {
-		return
-	}
-	st.window = 0
 	streamDecoders.Put(st)
 }

@@ -121,6 +121,10 @@ type inputShape struct {
 	// content sizes, and for frames that declare none, the sizes of their
 	// raw and RLE blocks and Block_Maximum_Size per compressed block.
 	bound uint64
+	// least is a lower bound of the decoded size of valid input: the
+	// declared sizes, and the sizes of the other frames' raw and RLE
+	// blocks.
+	least uint64
 	// exact tells whether every data frame declares its content size, so
 	// that bound is the decoded size of valid input.
 	exact bool
@@ -133,10 +137,9 @@ type inputShape struct {
 
 // walkFrames checks the framing of src, a sequence of zstd and skippable
 // frames, and returns its shape, reading only frame and block headers.
-// It refuses with ErrLimit a frame whose declared content size passes
-// what remains of limit, or whose window passes limit while it declares
-// no size; with ErrWindow a frame with no size and a window above
-// MaxWindow. Errors for malformed framing wrap ErrCorrupt or ErrTruncated.
+// It refuses with ErrLimit a frame whose declared content size, or the
+// sum of whose raw and RLE blocks, passes what remains of limit; with
+// ErrWindow a frame with no size and a window above MaxWindow. Errors for malformed framing wrap ErrCorrupt or ErrTruncated.
 // It allocates nothing but an error.
 func walkFrames(src []byte, limit uint64) (inputShape, error) {
 	s := inputShape{exact: true}
@@ -166,9 +169,6 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 			}
 		} else {
 			s.exact = false
-			if f.window > limit {
-				return s, fmt.Errorf("%w: a frame declares a window of %d bytes, above the limit of %d", ErrLimit, f.window, limit)
-			}
 			if f.window > MaxWindow {
 				return s, fmt.Errorf("%w: a frame declares a window of %d bytes", ErrWindow, f.window)
 			}
@@ -180,7 +180,9 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 			// blocks may still be that large.
 			blockMax = min(max(f.contentSize, minWindow), maxBlockSize)
 		}
-		var frameBound uint64
+		// frameBound bounds the frame's output from above, frameLeast
+		// from below: raw and RLE blocks decode to exactly their size.
+		var frameBound, frameLeast uint64
 		for last := false; !last; {
 			if len(src) < blockHeaderSize {
 				return s, fmt.Errorf("%w: the input ends inside a block header", ErrTruncated)
@@ -193,8 +195,10 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 			switch (h >> 1) & 3 {
 			case blockRaw:
 				in, out = size, size
+				frameLeast += size
 			case blockRLE:
 				in, out = 1, size
+				frameLeast += size
 			case blockCompressed:
 				in, out = size, blockMax
 			default:
@@ -208,6 +212,9 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 			}
 			src = src[in:]
 			frameBound += out
+			if frameLeast > limit-s.least {
+				return s, fmt.Errorf("%w: raw and RLE blocks of more than the %d bytes left of the limit", ErrLimit, limit-s.least)
+			}
 			if f.contentSize == fcsUnknown && frameBound > limit-s.bound {
 				// Compressed blocks may decode to less than their
 				// bound: only a sum of exact sizes proves a bomb.
@@ -222,7 +229,9 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 		}
 		if f.contentSize != fcsUnknown {
 			s.bound += f.contentSize
+			s.least += f.contentSize
 		} else {
+			s.least += frameLeast
 			s.bound = min(s.bound+frameBound, limit+1)
 		}
 	}

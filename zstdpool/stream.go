@@ -132,8 +132,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 }
 
 // firstHeader peeks at the first frame header of st.br and checks it: the
-// data is zstd, and its window is within MaxWindow. It notes the window
-// for the keep rule.
+// data is zstd, and its window is within MaxWindow.
 func (st *decoderState) firstHeader() error {
 	head, err := st.br.Peek(4 + 14) // magic and the longest frame header
 	if len(head) == 0 {
@@ -150,9 +149,6 @@ func (st *decoderState) firstHeader() error {
 		return perr
 	case !f.skippable && f.contentSize == fcsUnknown && f.window > MaxWindow:
 		return ErrWindow
-	}
-	if !f.skippable {
-		st.window = f.window
 	}
 	return nil
 }

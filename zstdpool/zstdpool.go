@@ -22,11 +22,14 @@
 // frame's header declares its window and, usually, its content size, and
 // each block's header its size, so the walk bounds the output without
 // decoding. A frame that declares more content than what remains of the
-// limit, or a window above the limit, is refused with ErrLimit before any
-// memory is allocated for it; the output buffer is grown at most once, to
-// the declared size. Frames that declare no content size (a stream's) are
-// decoded through a window of at most MaxWindow, and stopped with
-// ErrLimit as soon as the output passes the limit.
+// limit, or whose raw and RLE blocks (which decode to exactly their
+// declared size) add up to more, is refused with ErrLimit before any
+// memory is allocated for it; when every frame declares its size, the
+// output buffer is grown at most once, to that size. Frames that declare
+// no content size (a stream's) are decoded through a history of their
+// window, at most MaxWindow (ErrWindow above), and stopped with ErrLimit
+// as soon as the output passes the limit: memory then reaches at most
+// twice the limit, as the output doubles, plus the window.
 //
 // A Reader refuses frames whose window is above MaxWindow (8 MiB, the
 // ceiling RFC 9659 sets for HTTP, and what the zstd command's levels up to
@@ -40,9 +43,9 @@
 // decoder used by AppendDecompress for frames that declare their size
 // holds its block buffers (a few hundred KiB at most); one that streamed
 // holds a history of the largest window it met, at most MaxWindow plus
-// 256 KiB. The pools are sync.Pools: they drop what they hold at garbage
-// collections, and a stream decoder whose history passed keepWindow is
-// dropped at Close rather than kept.
+// 256 KiB: the zstd command writes 2 MiB windows at its default level when
+// it does not know the input's size, klauspost's encoder 8 MiB. The pools
+// are sync.Pools: they drop what they hold at garbage collections.
 package zstdpool
 
 import (
@@ -82,8 +85,7 @@ const MaxWindow = 8 << 20
 // description, so test them with errors.Is.
 var (
 	// ErrLimit means the decompressed data would exceed the limit given to
-	// AppendDecompress, or a frame declares a window above it: the input
-	// may be a decompression bomb.
+	// AppendDecompress: the input may be a decompression bomb.
 	ErrLimit = errors.New("zstdpool: decompressed data exceeds the limit")
 	// ErrWindow means a frame declares a window above MaxWindow.
 	ErrWindow = errors.New("zstdpool: frame window exceeds MaxWindow")
