@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/systool"
 )
@@ -394,6 +396,15 @@ func TestServerCurl(t *testing.T) {
 // TestServerStreaming checks that flushed data reaches the client before
 // the handler goes on: the handler waits for the client to read each chunk.
 func TestServerStreaming(t *testing.T) {
+	for _, ce := range []string{"gzip", "zstd"} {
+		t.Run(ce, func(t *testing.T) { testServerStreaming(t, ce) })
+	}
+}
+
+// testServerStreaming checks that each event an event stream flushes
+// reaches the client, decoded by an independent decoder, before the
+// handler writes the next.
+func testServerStreaming(t *testing.T, ce string) {
 	got := make(chan string)
 	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -422,16 +433,26 @@ func TestServerStreaming(t *testing.T) {
 		}
 	})))
 	req, _ := http.NewRequest("GET", srv.URL, nil)
-	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("Accept-Encoding", ce)
 	res, err := rawClient().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	if res.Header.Get("Content-Encoding") != "gzip" {
-		t.Fatal("streamed response is not compressed")
+	if res.Header.Get("Content-Encoding") != ce {
+		t.Fatalf("streamed response is not compressed with %s", ce)
 	}
-	zr, err := stdgzip.NewReader(res.Body)
+	var zr io.Reader
+	if ce == "gzip" {
+		zr, err = stdgzip.NewReader(res.Body)
+	} else {
+		var d *zstd.Decoder
+		d, err = zstd.NewReader(res.Body, zstd.WithDecoderConcurrency(1))
+		if d != nil {
+			defer d.Close()
+		}
+		zr = d
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,6 +598,28 @@ func TestHandlerAllocs(t *testing.T) {
 			t.Fatal("no Vary")
 		}
 	})
+	for _, ae := range []string{"zstd", "gzip, deflate, br, zstd"} {
+		zreq := httptest.NewRequest("GET", "/", nil)
+		zreq.Header.Set("Accept-Encoding", ae)
+		wantHandlerAllocs(t, "zstd 4 KiB response, "+ae, func() {
+			w.n = 0
+			delete(w.h, "Vary")
+			delete(w.h, "Content-Encoding")
+			h4k.ServeHTTP(w, zreq)
+			if w.n == 0 || w.n >= len(body4k) || w.h.Get("Content-Encoding") != "zstd" {
+				t.Fatal("not compressed with zstd")
+			}
+		})
+		wantHandlerAllocs(t, "zstd response, "+ae, func() {
+			w.n = 0
+			delete(w.h, "Vary")
+			delete(w.h, "Content-Encoding")
+			h.ServeHTTP(w, zreq)
+			if w.n == 0 || w.h.Get("Content-Encoding") != "zstd" {
+				t.Fatal("not compressed with zstd")
+			}
+		})
+	}
 	identity := httptest.NewRequest("GET", "/", nil)
 	wantHandlerAllocs(t, "request without gzip", func() {
 		delete(w.h, "Vary")

@@ -1,0 +1,88 @@
+package httpcompress
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/poolkit/poolkit/internal/pooltest"
+)
+
+// flushWriter is a ResponseWriter that discards the body and can be
+// flushed, as a server's is.
+type flushWriter struct {
+	h http.Header
+	n int
+}
+
+func (f *flushWriter) Header() http.Header         { return f.h }
+func (f *flushWriter) WriteHeader(int)             {}
+func (f *flushWriter) Write(p []byte) (int, error) { f.n += len(p); return len(p), nil }
+func (f *flushWriter) Flush()                      {}
+
+// TestStreamMemory holds 64 streaming responses open at once, each having
+// written 400 KiB (more than its window and its block, so every buffer a
+// stream can grow is grown) with flushes in between, and checks that the
+// heap they hold stays within 64 × StreamMemory, the bound the package
+// documentation states.
+func TestStreamMemory(t *testing.T) {
+	pooltest.SkipIfRace(t) // the detector's shadow memory would count
+	for _, ce := range []string{"zstd", "gzip"} {
+		t.Run(ce, func(t *testing.T) { testStreamMemory(t, ce) })
+	}
+}
+
+func testStreamMemory(t *testing.T, ce string) {
+	const streams = 64
+	chunk := rangeFile[:16<<10]
+	var started, release sync.WaitGroup
+	started.Add(streams)
+	release.Add(1)
+	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for i := range 25 {
+			w.Write(chunk)
+			if i%5 == 4 {
+				w.(http.Flusher).Flush()
+			}
+		}
+		started.Done()
+		release.Wait()
+		w.Write(chunk)
+	}))
+	// Empty the pools, so that every stream makes its compressor now and
+	// the baseline holds none.
+	runtime.GC()
+	runtime.GC()
+	var before, during runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var done sync.WaitGroup
+	writers := make([]*flushWriter, streams)
+	for i := range streams {
+		writers[i] = &flushWriter{h: make(http.Header)}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Header.Set("Accept-Encoding", ce)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			h.ServeHTTP(writers[i], req)
+		}()
+	}
+	started.Wait()
+	runtime.GC()
+	runtime.ReadMemStats(&during)
+	release.Done()
+	done.Wait()
+	held := int64(during.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d streaming %s responses hold %d KiB, %d KiB each", streams, ce, held>>10, held/streams>>10)
+	if held > streams*StreamMemory {
+		t.Errorf("%d streaming %s responses hold %d bytes, above %d × StreamMemory = %d", streams, ce, held, streams, streams*StreamMemory)
+	}
+	for i, w := range writers {
+		if w.h.Get("Content-Encoding") != ce || w.n == 0 {
+			t.Fatalf("stream %d: Content-Encoding %q, %d bytes", i, w.h.Get("Content-Encoding"), w.n)
+		}
+	}
+}
