@@ -509,9 +509,10 @@ func TestServerLoad(t *testing.T) {
 			for r := range requests {
 				i := c*requests + r
 				req, _ := http.NewRequest("GET", srv.URL+"?i="+strconv.Itoa(i), nil)
-				gz := i%4 != 0
-				if gz {
-					req.Header.Set("Accept-Encoding", "gzip")
+				// A quarter each: nothing, gzip, zstd, a browser's.
+				ae := [...]string{"", "gzip", "zstd", "gzip, deflate, br, zstd"}[i%4]
+				if ae != "" {
+					req.Header.Set("Accept-Encoding", ae)
 				}
 				res, err := client.Do(req)
 				if err != nil {
@@ -524,12 +525,12 @@ func TestServerLoad(t *testing.T) {
 					errc <- err
 					return
 				}
-				if res.Header.Get("Content-Encoding") == "gzip" {
-					if !gz {
-						errc <- fmt.Errorf("request %d: gzip without Accept-Encoding", i)
+				if ce := res.Header.Get("Content-Encoding"); ce != "" {
+					if want := map[bool]string{true: "gzip", false: "zstd"}[ae == "gzip"]; ae == "" || ce != want {
+						errc <- fmt.Errorf("request %d: %s for Accept-Encoding %q", i, ce, ae)
 						return
 					}
-					if body, err = tryDecode("gzip", body); err != nil {
+					if body, err = tryDecode(ce, body); err != nil {
 						errc <- fmt.Errorf("request %d: %v", i, err)
 						return
 					}
