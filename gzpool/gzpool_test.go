@@ -5,7 +5,6 @@ import (
 	stdgzip "compress/gzip"
 	"errors"
 	"io"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -15,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/poolkit/poolkit/internal/goenv"
+	corpusfiles "github.com/poolkit/poolkit/internal/corpus"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/internal/systool"
@@ -24,34 +23,8 @@ import (
 // seedText is the text the seed articles compress, 169 bytes.
 const seedText = "https://pkg.go.dev/compress/gzip\n\tDocumentation\n\tOverview\n\tPackage gzip implements reading and writing of gzip format compressed files, as specified in RFC 1952."
 
-// corpus returns every file under GOROOT's src/compress/testdata and
-// src/testdata, by name, plus the empty input.
-func corpus(t testing.TB) map[string][]byte {
-	t.Helper()
-	goroot, err := goenv.GOROOT()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{"empty": {}}
-	for _, dir := range []string{"src/compress/testdata", "src/testdata"} {
-		root := filepath.Join(goroot, dir)
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := os.ReadFile(path)
-			files[filepath.Join(dir, d.Name())] = b
-			return err
-		})
-		if err != nil {
-			t.Fatalf("reading %s: %v", root, err)
-		}
-	}
-	if len(files) < 5 {
-		t.Fatalf("found only %d test files under GOROOT %s", len(files), goroot)
-	}
-	return files
-}
+// corpus returns the test corpus: GOROOT's compression test data.
+func corpus(t testing.TB) map[string][]byte { return corpusfiles.Files(t) }
 
 func stdDecompress(t testing.TB, z []byte) []byte {
 	t.Helper()

@@ -37,19 +37,11 @@ func NewWriterLevel(w io.Writer, level int) (*Writer, error) {
 		return nil, err
 	}
 	if w == nil {
-		w = nilWriter{}
+		w = encpool.NilWriter{Pkg: "gzpool"}
 	}
 	st := encpool.GetGzip(level)
 	st.Sink.W = w
 	return &Writer{st: st}, nil
-}
-
-// nilWriter stands for a nil io.Writer given to NewWriter, so that writes
-// fail rather than vanish.
-type nilWriter struct{}
-
-func (nilWriter) Write([]byte) (int, error) {
-	return 0, errors.New("gzpool: Writer was made with a nil io.Writer")
 }
 
 // Write compresses p and writes it to the underlying writer, in whole or in

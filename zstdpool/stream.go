@@ -38,20 +38,12 @@ func NewWriterLevel(w io.Writer, level int) (*Writer, error) {
 		return nil, err
 	}
 	if w == nil {
-		w = nilWriter{}
+		w = encpool.NilWriter{Pkg: "zstdpool"}
 	}
 	pl := encoders[level]
 	st := pl.Get()
 	st.Sink.W = w
 	return &Writer{st: st, pool: pl}, nil
-}
-
-// nilWriter stands for a nil io.Writer given to NewWriter, so that writes
-// fail rather than vanish.
-type nilWriter struct{}
-
-func (nilWriter) Write([]byte) (int, error) {
-	return 0, errors.New("zstdpool: Writer was made with a nil io.Writer")
 }
 
 // Write compresses p. Input is buffered until a block is full, so the

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,39 +17,13 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/poolkit/poolkit/internal/goenv"
+	corpusfiles "github.com/poolkit/poolkit/internal/corpus"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/systool"
 )
 
-// corpus returns every file under GOROOT's src/compress/testdata and
-// src/testdata, by name, plus the empty input.
-func corpus(t testing.TB) map[string][]byte {
-	t.Helper()
-	goroot, err := goenv.GOROOT()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{"empty": {}}
-	for _, dir := range []string{"src/compress/testdata", "src/testdata"} {
-		root := filepath.Join(goroot, dir)
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := os.ReadFile(path)
-			files[filepath.Join(dir, d.Name())] = b
-			return err
-		})
-		if err != nil {
-			t.Fatalf("reading %s: %v", root, err)
-		}
-	}
-	if len(files) < 5 {
-		t.Fatalf("found only %d test files under GOROOT %s", len(files), goroot)
-	}
-	return files
-}
+// corpus returns the test corpus: GOROOT's compression test data.
+func corpus(t testing.TB) map[string][]byte { return corpusfiles.Files(t) }
 
 // oracle is klauspost's own decoder, used as is, with its own limits
 // raised: the independent reading the package's output must match.

@@ -12,19 +12,9 @@
 # Usage, from the repository root: sh benchmarks/gzpool/instructions.sh
 set -eu
 cd "$(dirname "$0")"
-bin=$(mktemp)
-trap 'rm -f "$bin" "$bin".out' EXIT
-CGO_ENABLED=0 go test -c -o "$bin" .
-count() { # bench iterations
-	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind \
-		--callgrind-out-file="$bin".out "$bin" -test.run '^$' -test.bench "$1" -test.benchtime "$2"x 2>&1 |
-		sed -n 's/.*Collected : //p'
-}
+. ../callgrind.sh
 for ae in browser gzip; do
 	for impl in none httpcompress gzhttp gziphandler; do
-		b="BenchmarkHandler\$/body=3.2KB/ae=$ae/impl=$impl\$"
-		lo=$(count "$b" 100)
-		hi=$(count "$b" 1100)
-		echo "ae=$ae impl=$impl $(((hi - lo) / 1000)) instructions/op"
+		echo "ae=$ae impl=$impl $(per_op "BenchmarkHandler\$/body=3.2KB/ae=$ae/impl=$impl\$") instructions/op"
 	done
 done

@@ -13,19 +13,9 @@
 # Usage, from the repository root: sh benchmarks/service/instructions.sh
 set -eu
 cd "$(dirname "$0")"
-bin=$(mktemp)
-trap 'rm -f "$bin" "$bin".out' EXIT
-CGO_ENABLED=0 go test -c -o "$bin" .
-count() { # bench iterations
-	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind \
-		--callgrind-out-file="$bin".out "$bin" -test.run '^$' -test.bench "$1" -test.benchtime "$2"x 2>&1 |
-		sed -n 's/.*Collected : //p'
-}
+. ../callgrind.sh
 for ae in browser gzip; do
 	for v in empty peers poolkit; do
-		b="BenchmarkHandler/variant=$v\$/ae=$ae\$"
-		lo=$(count "$b" 100)
-		hi=$(count "$b" 1100)
-		echo "ae=$ae variant=$v $(((hi - lo) / 1000)) instructions/op"
+		echo "ae=$ae variant=$v $(per_op "BenchmarkHandler/variant=$v\$/ae=$ae\$") instructions/op"
 	done
 done

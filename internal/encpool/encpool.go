@@ -8,6 +8,7 @@
 package encpool
 
 import (
+	"errors"
 	"io"
 
 	"github.com/poolkit/poolkit/bytebuf"
@@ -32,4 +33,13 @@ func (s *Sink) Write(p []byte) (int, error) {
 	}
 	s.B = append(s.B, p...)
 	return len(p), nil
+}
+
+// NilWriter stands for a nil io.Writer given to a streaming Writer's
+// constructor, so that writes fail, naming the package, rather than
+// vanish or panic.
+type NilWriter struct{ Pkg string }
+
+func (n NilWriter) Write([]byte) (int, error) {
+	return 0, errors.New(n.Pkg + ": Writer was made with a nil io.Writer")
 }
