@@ -1,11 +1,14 @@
 package httpcompress
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
@@ -77,6 +80,47 @@ func testStreamMemory(t *testing.T, ce string) {
 	for i, w := range writers {
 		if w.h.Get("Content-Encoding") != ce || w.n == 0 {
 			t.Fatalf("stream %d: Content-Encoding %q, %d bytes", i, w.h.Get("Content-Encoding"), w.n)
+		}
+	}
+}
+
+// TestZstdWindow reads the frame headers of zstd responses with
+// klauspost's header decoder and checks the window a client must hold: at
+// most 8 MiB, as RFC 9659 requires of HTTP senders, and for a body that
+// fits one block, no more than the body.
+func TestZstdWindow(t *testing.T) {
+	for _, n := range []int{2000, 100 << 10, 1 << 20, 3 << 20} {
+		body := bytes.Repeat(rangeFile, n/len(rangeFile)+1)[:n]
+		for _, flush := range []bool{false, true} {
+			h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				for rest := body; len(rest) > 0; {
+					k := min(len(rest), 64<<10)
+					w.Write(rest[:k])
+					if flush {
+						w.(http.Flusher).Flush()
+					}
+					rest = rest[k:]
+				}
+			}))
+			rec := serve(t, h.ServeHTTP, "GET", "zstd")
+			if rec.Header().Get("Content-Encoding") != "zstd" {
+				t.Fatalf("n=%d: not zstd", n)
+			}
+			var hdr zstd.Header
+			if err := hdr.Decode(rec.Body.Bytes()); err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			window := hdr.WindowSize
+			if hdr.SingleSegment {
+				window = hdr.FrameContentSize
+			}
+			if window > 8<<20 || window > ZstdWindow && window > uint64(n) {
+				t.Errorf("n=%d flush=%v: window %d bytes", n, flush, window)
+			}
+			if got := decodeBody(t, "zstd", rec.Body.Bytes()); len(got) != n {
+				t.Errorf("n=%d flush=%v: decodes to %d bytes", n, flush, len(got))
+			}
 		}
 	}
 }
