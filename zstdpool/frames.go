@@ -111,6 +111,28 @@ func parseFrameHeader(src []byte) (frameInfo, error) {
 	return f, nil
 }
 
+// headerLen returns how many bytes the frame header that head starts
+// needs, which parseFrameHeader found longer than head: the magic number,
+// then the descriptor, then what the descriptor announces.
+func headerLen(head []byte) int {
+	switch {
+	case len(head) < 4:
+		return 4
+	case binary.LittleEndian.Uint32(head)&skippableMask == skippableMagic:
+		return 8
+	case len(head) < 5:
+		return 5
+	}
+	fhd := head[4]
+	n := 5 + [4]int{0, 1, 2, 4}[fhd&3] + [4]int{0, 2, 4, 8}[fhd>>6]
+	if fhd&0x20 == 0 {
+		n++ // the window descriptor
+	} else if fhd>>6 == 0 {
+		n++ // a single segment's one-byte content size
+	}
+	return n
+}
+
 // errShort is parseFrameHeader's report of a header cut off; callers turn
 // it into ErrTruncated or wait for more input.
 var errShort = fmt.Errorf("%w: the input ends inside a frame header", ErrTruncated)

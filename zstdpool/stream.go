@@ -124,25 +124,34 @@ func NewReader(r io.Reader) (*Reader, error) {
 }
 
 // firstHeader peeks at the first frame header of st.br and checks it: the
-// data is zstd, and its window is within MaxWindow.
+// data is zstd, and its window is within MaxWindow. It peeks no further
+// than the header, as the frame header descriptor gives its length, so a
+// stream whose first flush is shorter than the longest header does not
+// block here.
 func (st *decoderState) firstHeader() error {
-	head, err := st.br.Peek(4 + 14) // magic and the longest frame header
-	if len(head) == 0 {
-		if err == io.EOF {
-			return ErrEmpty
+	for n := 4; ; {
+		head, err := st.br.Peek(n)
+		if len(head) == 0 {
+			if err == io.EOF {
+				return ErrEmpty
+			}
+			return err
 		}
-		return err
+		f, perr := parseFrameHeader(head)
+		if perr == errShort && len(head) == n {
+			n = headerLen(head)
+			continue
+		}
+		switch {
+		case perr == errShort && err != nil && err != io.EOF:
+			return err // the caller's reader failed inside the header
+		case perr != nil:
+			return perr
+		case !f.skippable && f.contentSize == fcsUnknown && f.window > MaxWindow:
+			return ErrWindow
+		}
+		return nil
 	}
-	f, perr := parseFrameHeader(head)
-	switch {
-	case perr == errShort && err != nil && err != io.EOF:
-		return err // the caller's reader failed inside the header
-	case perr != nil:
-		return perr
-	case !f.skippable && f.contentSize == fcsUnknown && f.window > MaxWindow:
-		return ErrWindow
-	}
-	return nil
 }
 
 // Read reads decompressed data into p. It returns io.EOF at the end of the

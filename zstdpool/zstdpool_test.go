@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -601,4 +602,42 @@ func TestConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// TestReaderLiveStream checks that NewReader and Read return what a
+// stream has flushed so far, although it is shorter than the longest frame
+// header and the writer has not closed the stream: a Reader must not wait
+// for bytes it does not need.
+func TestReaderLiveStream(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pr.Close()
+	w := NewWriter(pw)
+	go func() {
+		w.Write([]byte("hi"))
+		w.Flush() // 11 bytes: magic, descriptor, window, a 2-byte raw block
+	}()
+	done := make(chan string, 1)
+	go func() {
+		r, err := NewReader(pr)
+		if err != nil {
+			done <- err.Error()
+			return
+		}
+		p := make([]byte, 10)
+		n, err := r.Read(p)
+		if err != nil {
+			done <- err.Error()
+			return
+		}
+		done <- string(p[:n])
+	}()
+	select {
+	case got := <-done:
+		if got != "hi" {
+			t.Errorf("read %q, want hi", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("NewReader or Read waits for more than the flushed block")
+	}
+	pw.Close()
 }
