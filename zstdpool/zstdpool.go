@@ -70,9 +70,9 @@ const (
 )
 
 // Window is the window of the frames AppendCompress and Writer make: how
-// far back a match may reach, so what a decoder must hold. An input that
-// fits in one frame of at most Window bytes is written as a single segment
-// whose window is its own size.
+// far back a match may reach, so what a decoder must hold. AppendCompress
+// writes an input of more than 1 KiB and at most Window bytes as a single
+// segment, whose window is the input's own size.
 const Window = 1 << 20
 
 // MaxWindow is the largest window a Reader, and AppendDecompress for
@@ -125,8 +125,8 @@ var encoders = func() (p [SpeedBestCompression + 1]*encpool.ZstdPool) {
 //
 // The result is the caller's: no pool keeps any part of it. When dst has
 // room for the result AppendCompress allocates nothing; otherwise it
-// allocates once, to grow dst to the exact size. It writes nothing in
-// dst's spare capacity past the returned length.
+// allocates once, as append does, to grow dst. It writes nothing in dst's
+// spare capacity past the returned length.
 //
 // dst may overlap src (AppendCompress(buf[:0], buf) compresses buf in
 // place): the result is the same as with separate memory.
