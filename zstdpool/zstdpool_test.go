@@ -237,11 +237,11 @@ func allocated(f func()) uint64 {
 func TestBomb(t *testing.T) {
 	pooltest.SkipIfRace(t) // the detector's allocations would count
 	const limit = 8 << 20
-	// A 256 MiB frame of zeros, EncodeAll's: it declares its size.
-	zeros := make([]byte, 256<<20)
+	// A 64 MiB frame of zeros, EncodeAll's: it declares its size.
+	zeros := make([]byte, 64<<20)
 	sized, _ := AppendCompressLevel(nil, zeros, SpeedFastest)
 	// The same as a stream (no content size), RLE and compressed blocks.
-	streamed := oracleCompress(t, zeros[:64<<20], true)
+	streamed := oracleCompress(t, zeros[:32<<20], true)
 	zeros = nil
 	debug.FreeOSMemory()
 	// Hand-made frames: a 1 TiB declared size with one RLE block; a
@@ -258,8 +258,8 @@ func TestBomb(t *testing.T) {
 		z    []byte
 		want error
 	}{
-		{"256 MiB declared by EncodeAll", sized, ErrLimit},
-		{"64 MiB streamed", streamed, ErrLimit},
+		{"64 MiB declared by EncodeAll", sized, ErrLimit},
+		{"32 MiB streamed", streamed, ErrLimit},
 		{"1 TiB declared", declared, ErrLimit},
 		{"2 GiB window", window, ErrWindow},
 		{"12.5 GiB of RLE blocks", rle, ErrLimit},
@@ -273,7 +273,7 @@ func TestBomb(t *testing.T) {
 		// limit, which it must hold as the output doubles, through its
 		// window; the others are refused before decoding.
 		bound := uint64(1 << 20)
-		if tc.name == "64 MiB streamed" {
+		if tc.name == "32 MiB streamed" {
 			bound = 2*limit + MaxWindow + 1<<20
 		}
 		if grew > bound {
