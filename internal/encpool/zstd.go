@@ -32,13 +32,11 @@ type ZstdPool struct {
 	pool pool.Pool[*Zstd]
 }
 
-// NewZstdPool returns an empty pool of encoders made with cfg. It panics
-// if zstd refuses cfg, a programming error.
-func NewZstdPool(cfg ZstdConfig) *ZstdPool {
-	p := &ZstdPool{cfg: cfg}
-	p.Put(p.Get()) // make one encoder now, so a bad cfg panics here
-	return p
-}
+// NewZstdPool returns an empty pool of encoders made with cfg. It makes
+// no encoder: a program that imports a package holding pools, and never
+// compresses, pays nothing for them. The first Get panics if zstd refuses
+// cfg, a programming error that every test of the pool's user meets.
+func NewZstdPool(cfg ZstdConfig) *ZstdPool { return &ZstdPool{cfg: cfg} }
 
 // Config returns the configuration the pool's encoders are made with.
 func (p *ZstdPool) Config() ZstdConfig { return p.cfg }
