@@ -21,42 +21,6 @@ import (
 	"github.com/poolkit/poolkit/internal/systool"
 )
 
-func TestAcceptsGzip(t *testing.T) {
-	for _, tc := range []struct {
-		in   []string
-		want bool
-	}{
-		{nil, false},
-		{[]string{""}, false},
-		{[]string{"gzip"}, true},
-		{[]string{"GZIP"}, true},
-		{[]string{"x-gzip"}, true},
-		{[]string{"deflate, gzip, br"}, true},
-		{[]string{"deflate", "gzip"}, true},
-		{[]string{"br;q=1.0, gzip;q=0.8, *;q=0.1"}, true},
-		{[]string{"gzip;q=0"}, false},
-		{[]string{"gzip; q=0.000"}, false},
-		{[]string{"gzip;Q=0.001"}, true},
-		{[]string{"gzip;q=1"}, true},
-		{[]string{"gzip;q=1.000"}, true},
-		{[]string{"gzip;q=1.5"}, false},  // not a qvalue
-		{[]string{"gzip;q=0.5x"}, false}, // not a qvalue
-		{[]string{"gzip;level=1"}, true}, // other parameters ignored
-		{[]string{"*"}, true},
-		{[]string{"*;q=0"}, false},
-		{[]string{"*, gzip;q=0"}, false}, // named beats the wildcard
-		{[]string{"gzip;q=0, *"}, false},
-		{[]string{"gzip;q=0.5, *;q=0"}, true},
-		{[]string{"identity"}, false},
-		{[]string{"gzipx, xgzip"}, false},
-		{[]string{" gzip ;  q=0.3 "}, true},
-	} {
-		if got := negotiate(tc.in, true, false) == codingGzip; got != tc.want {
-			t.Errorf("negotiate(%q) gzip = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
 var bigBody = strings.Repeat(`{"key":"value","n":12345},`, 200) // 5200 bytes
 
 // serve runs h behind Handler for one request and returns the recorded
