@@ -5,11 +5,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/poolkit/poolkit/internal/systool"
 )
 
 // fuzzLimit bounds the output of every decode the fuzz target makes.
@@ -30,6 +33,9 @@ var zstdCommand = sync.OnceValue(func() string {
 // alike; what it refuses as corrupt or truncated, the zstd command
 // refuses too; and the Reader reads what AppendDecompress reads.
 func FuzzAppendDecompress(f *testing.F) {
+	if os.Getenv("POOLKIT_REQUIRE_TOOLS") != "" {
+		systool.Look(f, "zstd") // fails when the oracle is missing
+	}
 	text := []byte("Package zstd implements decompression of zstandard streams, and compression. " +
 		"zstd zstd zstd zstd zstd zstd zstd zstd 0123456789 0123456789 0123456789")
 	sized, _ := AppendCompress(nil, text)
