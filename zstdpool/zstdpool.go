@@ -1,6 +1,8 @@
-// Package zstdpool compresses and decompresses Zstandard (RFC 8878) with
-// pooled encoders and decoders, appending into the caller's buffers, with
-// a decompression limit checked before memory is allocated.
+// Package zstdpool compresses and decompresses zstd with pooled encoders
+// and decoders, appending to the caller's buffers, with limits checked
+// before allocating.
+//
+// The format is Zstandard, RFC 8878.
 //
 // It follows gzpool's discipline, over github.com/klauspost/compress/zstd:
 //

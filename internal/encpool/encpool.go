@@ -1,6 +1,7 @@
 // Package encpool holds the pooled gzip and zstd compressors that gzpool,
-// zstdpool and httpcompress share, so that each kind of compressor has one
-// pool and one reset discipline.
+// zstdpool and httpcompress share.
+//
+// Each kind of compressor has one pool and one reset discipline, here.
 //
 // A compressor writes to its Sink, a field of the pooled state, never to
 // the caller's io.Writer directly: Put clears the sink before the state
