@@ -1,10 +1,11 @@
 package gzpool
 
-// The backend is the gzip implementation every pool in this package holds.
-// It is chosen in this one file so that the choice can be measured and
-// changed in one place: github.com/klauspost/compress/gzip has the same API
-// as compress/gzip (NewWriterLevel, Writer.Reset, Reader.Reset) and writes
-// standard gzip (RFC 1952) that any gzip reader accepts.
+// The backend is the gzip implementation every pool in this package holds:
+// the readers here, the writers in internal/encpool, which the
+// httpcompress middleware shares. github.com/klauspost/compress/gzip has
+// the same API as compress/gzip (NewWriterLevel, Writer.Reset,
+// Reader.Reset) and writes standard gzip (RFC 1952) that any gzip reader
+// accepts.
 //
 // Why klauspost and not compress/gzip, with figures: see "Choice of
 // backend" in the package documentation (gzpool.go).
@@ -16,9 +17,8 @@ import (
 	"github.com/klauspost/compress/gzip"
 )
 
-// gzWriter and gzReader are the backend's types.
+// gzReader is the backend's reader type.
 type (
-	gzWriter = gzip.Writer
 	gzReader = gzip.Reader
 	// byteReader is what the backend reads from without adding its own
 	// buffering: an io.Reader that is also an io.ByteReader.
@@ -32,5 +32,3 @@ func isFormatError(err error) bool {
 	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) ||
 		errors.As(err, &corrupt)
 }
-
-func newGzWriter(w *sink, level int) (*gzWriter, error) { return gzip.NewWriterLevel(w, level) }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 
 	"github.com/poolkit/poolkit/gzpool"
@@ -94,33 +92,4 @@ func ExampleNewWriter() {
 	// line 0
 	// line 1
 	// line 2
-}
-
-func ExampleHandler() {
-	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, "["+strings.Repeat(`{"id":1,"name":"gopher"},`, 100)+`{}]`)
-	})
-	srv := httptest.NewServer(gzpool.Handler(api))
-	defer srv.Close()
-
-	req, _ := http.NewRequest("GET", srv.URL, nil)
-	req.Header.Set("Accept-Encoding", "gzip")
-	// A transport that leaves the gzip bytes alone, to show them.
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	res, err := client.Do(req)
-	if err != nil {
-		panic(err)
-	}
-	defer res.Body.Close()
-	z, _ := io.ReadAll(res.Body)
-	body, err := gzpool.AppendDecompress(nil, z, 1<<20)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(res.Header.Get("Content-Encoding"), res.Header.Get("Vary"))
-	fmt.Println(len(body), "bytes sent as fewer than 200:", len(z) < 200)
-	// Output:
-	// gzip Accept-Encoding
-	// 2504 bytes sent as fewer than 200: true
 }

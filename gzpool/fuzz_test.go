@@ -7,6 +7,8 @@ import (
 	"io"
 	"os/exec"
 	"testing"
+
+	"github.com/poolkit/poolkit/internal/systool"
 )
 
 // FuzzAppendDecompress checks AppendDecompress on arbitrary input against
@@ -127,7 +129,7 @@ func TestReservedFlagOracle(t *testing.T) {
 			}
 		}
 	}
-	gz := lookTool(t, "gzip")
+	gz := systool.Look(t, "gzip")
 	for i, bad := range bads {
 		cmd := exec.Command(gz, "-t")
 		cmd.Stdin = bytes.NewReader(bad)

@@ -14,8 +14,10 @@
 //   - NewWriter and NewReader return streaming handles backed by pooled
 //     state; Close returns the state to its pool and drops every reference
 //     to the caller's io.Writer or io.Reader, and is safe to call twice.
-//   - Handler is an HTTP middleware that gzips responses with pooled
-//     writers.
+//
+// The HTTP middleware that used to live here, Handler, moved to package
+// httpcompress, which speaks zstd as well as gzip; Handler remains as a
+// deprecated forwarder. For zstd data, see package zstdpool.
 //
 // The output is standard gzip (RFC 1952), readable by compress/gzip and the
 // gzip command; AppendDecompress and NewReader read any gzip stream,
@@ -54,10 +56,10 @@ import (
 	"io"
 	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/poolkit/poolkit/bytebuf"
-	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/internal/encpool"
+	"github.com/poolkit/poolkit/internal/overlap"
 )
 
 // Compression levels, as in compress/gzip. Levels 1 to 9 trade speed for
@@ -138,13 +140,13 @@ func AppendCompressLevel(dst, src []byte, level int) ([]byte, error) {
 	if err := checkLevel(level); err != nil {
 		return dst, err
 	}
-	st := getWriter(level)
-	if cap(dst)-len(dst) >= compressBound(len(src)) && !spareOverlaps(dst, src) {
+	st := encpool.GetGzip(level)
+	if cap(dst)-len(dst) >= compressBound(len(src)) && !overlap.Spare(dst, src) {
 		// Compress straight into dst's spare capacity.
-		st.sink.b = dst
-		err := st.compress(src)
-		out := st.sink.b
-		putWriter(st)
+		st.Sink.B = dst
+		err := compress(st, src)
+		out := st.Sink.B
+		encpool.PutGzip(st)
 		if err != nil {
 			return dst, err
 		}
@@ -153,9 +155,9 @@ func AppendCompressLevel(dst, src []byte, level int) ([]byte, error) {
 	// Compress into a pooled scratch buffer, then grow dst once to the
 	// exact size rather than many times as the output arrives.
 	scratch := bytebuf.Get()
-	st.sink.buf = scratch
-	err := st.compress(src)
-	putWriter(st)
+	st.Sink.Buf = scratch
+	err := compress(st, src)
+	encpool.PutGzip(st)
 	if err == nil {
 		dst = append(dst, scratch.B...)
 	}
@@ -163,11 +165,12 @@ func AppendCompressLevel(dst, src []byte, level int) ([]byte, error) {
 	return dst, err
 }
 
-func (st *writerState) compress(src []byte) error {
-	if _, err := st.gz.Write(src); err != nil {
+// compress writes the whole gzip stream of src to st's sink.
+func compress(st *encpool.Gzip, src []byte) error {
+	if _, err := st.W.Write(src); err != nil {
 		return err
 	}
-	return st.gz.Close()
+	return st.W.Close()
 }
 
 // compressBound is an upper bound of the gzip size of n bytes: deflate
@@ -210,7 +213,7 @@ func AppendDecompress(dst, src []byte, limit int64) ([]byte, error) {
 		return dst, ErrEmpty
 	}
 	var scratch *bytebuf.Buffer
-	if spareOverlaps(dst, src) {
+	if overlap.Spare(dst, src) {
 		scratch = bytebuf.Get()
 		scratch.B = append(scratch.B, src...)
 		src = scratch.B
@@ -224,22 +227,6 @@ func AppendDecompress(dst, src []byte, limit int64) ([]byte, error) {
 		bytebuf.Put(scratch) // read to the end: no reference remains
 	}
 	return out, err
-}
-
-// spareOverlaps reports whether the spare capacity of dst, which appending
-// to dst overwrites, shares memory with src.
-//
-// Go has no safe way to compare the addresses of two slices: this uses
-// unsafe only to read them as integers, and depends only on a slice's
-// elements being contiguous from unsafe.SliceData.
-func spareOverlaps(dst, src []byte) bool {
-	spare := cap(dst) - len(dst)
-	if spare == 0 || len(src) == 0 {
-		return false
-	}
-	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) + uintptr(len(dst))
-	s := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
-	return d < s+uintptr(len(src)) && s < d+uintptr(spare)
 }
 
 // appendAll decompresses st.src, a reader over src, onto dst.
@@ -337,63 +324,4 @@ func classify(err error, atStart, ownSource bool) error {
 		return fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return err
-}
-
-// sink is what a pooled gzip writer writes to. It belongs to the pooled
-// state, so the writer never references the caller's io.Writer directly:
-// releasing the state clears the sink, and nothing the caller owns stays
-// pinned by the pool.
-type sink struct {
-	w   io.Writer       // streaming: forward to w
-	buf *bytebuf.Buffer // AppendCompress into scratch
-	b   []byte          // AppendCompress into dst's spare capacity
-}
-
-func (s *sink) Write(p []byte) (int, error) {
-	switch {
-	case s.w != nil:
-		return s.w.Write(p)
-	case s.buf != nil:
-		return s.buf.Write(p)
-	}
-	s.b = append(s.b, p...)
-	return len(p), nil
-}
-
-// writerState is a pooled gzip writer with the sink it writes to.
-type writerState struct {
-	gz    *gzWriter
-	sink  sink
-	level int
-}
-
-// numLevels counts the levels HuffmanOnly..BestCompression.
-const numLevels = BestCompression - HuffmanOnly + 1
-
-// writerPools holds one pool per level: a writer's tables depend on its
-// level. The pools hold pointers, so Get and Put allocate nothing.
-var writerPools [numLevels]pool.Pool[*writerState]
-
-// getWriter returns a writer state for level, which must be valid, with an
-// empty sink. The state belongs to the caller until putWriter.
-func getWriter(level int) *writerState {
-	st := writerPools[level-HuffmanOnly].Get()
-	if st == nil {
-		st = &writerState{level: level}
-		gz, err := newGzWriter(&st.sink, level)
-		if err != nil {
-			panic("gzpool: backend refused a checked level: " + err.Error())
-		}
-		st.gz = gz
-	}
-	return st
-}
-
-// putWriter clears st's sink, resets its writer to a fresh stream and
-// returns it to the pool of level. After putWriter the caller must not use
-// st, nor anything written through it.
-func putWriter(st *writerState) {
-	st.sink = sink{}
-	st.gz.Reset(&st.sink)
-	writerPools[st.level-HuffmanOnly].Put(st)
 }

@@ -5,7 +5,6 @@ import (
 	stdgzip "compress/gzip"
 	"errors"
 	"io"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -15,42 +14,17 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/poolkit/poolkit/internal/goenv"
+	corpusfiles "github.com/poolkit/poolkit/internal/corpus"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
+	"github.com/poolkit/poolkit/internal/systool"
 )
 
 // seedText is the text the seed articles compress, 169 bytes.
 const seedText = "https://pkg.go.dev/compress/gzip\n\tDocumentation\n\tOverview\n\tPackage gzip implements reading and writing of gzip format compressed files, as specified in RFC 1952."
 
-// corpus returns every file under GOROOT's src/compress/testdata and
-// src/testdata, by name, plus the empty input.
-func corpus(t testing.TB) map[string][]byte {
-	t.Helper()
-	goroot, err := goenv.GOROOT()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{"empty": {}}
-	for _, dir := range []string{"src/compress/testdata", "src/testdata"} {
-		root := filepath.Join(goroot, dir)
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := os.ReadFile(path)
-			files[filepath.Join(dir, d.Name())] = b
-			return err
-		})
-		if err != nil {
-			t.Fatalf("reading %s: %v", root, err)
-		}
-	}
-	if len(files) < 5 {
-		t.Fatalf("found only %d test files under GOROOT %s", len(files), goroot)
-	}
-	return files
-}
+// corpus returns the test corpus: GOROOT's compression test data.
+func corpus(t testing.TB) map[string][]byte { return corpusfiles.Files(t) }
 
 func stdDecompress(t testing.TB, z []byte) []byte {
 	t.Helper()
@@ -263,7 +237,7 @@ func TestBomb(t *testing.T) {
 // it and zcat restores the input, and what gzip writes (at -1 and -9, and
 // concatenated) AppendDecompress reads.
 func TestSystemGzip(t *testing.T) {
-	gz := lookTool(t, "gzip")
+	gz := systool.Look(t, "gzip")
 	dir := t.TempDir()
 	for name, src := range corpus(t) {
 		z, err := AppendCompress(nil, src)
@@ -496,20 +470,4 @@ func TestTruncatedHeaderString(t *testing.T) {
 			}
 		}
 	}
-}
-
-// lookTool returns the path of a system tool the interoperability tests
-// run, and skips the test when it is missing, unless the environment sets
-// POOLKIT_REQUIRE_TOOLS (as CI does, having installed it): then a missing
-// tool fails the test rather than hiding it.
-func lookTool(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("POOLKIT_REQUIRE_TOOLS") != "" {
-			t.Fatalf("%s is not installed, and POOLKIT_REQUIRE_TOOLS is set", name)
-		}
-		t.Skipf("%s is not installed (apt-get install %s)", name, name)
-	}
-	return path
 }

@@ -12,6 +12,7 @@ import (
 // for the result and without, and checks the result with compress/gzip and
 // dst's prefix byte for byte.
 func TestAppendCompressOverlap(t *testing.T) {
+	rangeFile := opticks(t)
 	for _, n := range []int{10, 1000, 103000} {
 		text := rangeFile[:n]
 		// The case: in place, with room.
@@ -60,6 +61,7 @@ func TestAppendCompressOverlap(t *testing.T) {
 // the original text and dst's prefix byte for byte, also when the limit is
 // exceeded.
 func TestAppendDecompressOverlap(t *testing.T) {
+	rangeFile := opticks(t)
 	for _, n := range []int{10, 1000, 103000} {
 		text := rangeFile[:n]
 		z := stdCompress(t, text)
@@ -101,33 +103,21 @@ func TestAppendDecompressOverlap(t *testing.T) {
 	}
 }
 
-func TestSpareOverlaps(t *testing.T) {
-	buf := make([]byte, 100)
-	other := make([]byte, 100)
-	for _, tc := range []struct {
-		name     string
-		dst, src []byte
-		want     bool
-	}{
-		{"in place", buf[:0], buf, true},
-		{"separate arrays", buf[:0], other, false},
-		{"spare ends where src starts", buf[:10:20], buf[20:30], false},
-		{"spare reaches src's first byte", buf[:10:21], buf[20:30], true},
-		{"spare starts where src ends", buf[:30], buf[20:30], false},
-		{"spare starts at src's last byte", buf[:29], buf[20:30], true},
-		{"src inside dst's length", buf[:50], buf[10:20], false},
-		{"no spare capacity", buf[:10:10], buf[10:], false},
-		{"empty src", buf[:0], buf[50:50], false},
-	} {
-		if got := spareOverlaps(tc.dst, tc.src); got != tc.want {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
+// opticks returns GOROOT's Isaac.Newton-Opticks.txt, compressible but not
+// trivial text.
+func opticks(t testing.TB) []byte {
+	t.Helper()
+	b := corpus(t)["src/testdata/Isaac.Newton-Opticks.txt"]
+	if len(b) < 200<<10 {
+		t.Fatalf("Isaac.Newton-Opticks.txt: %d bytes, want at least 200 KiB", len(b))
 	}
+	return b
 }
 
 // TestOverlapAllocs checks that working in place costs no allocation once
 // the pools are warm.
 func TestOverlapAllocs(t *testing.T) {
+	rangeFile := opticks(t)
 	text := rangeFile[:1000]
 	z := stdCompress(t, text)
 	buf := make([]byte, 0, 4096)

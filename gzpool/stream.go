@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/poolkit/poolkit/internal/encpool"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -18,7 +19,7 @@ import (
 // touching state another goroutine now owns. A Writer is not safe for
 // concurrent use.
 type Writer struct {
-	st *writerState
+	st *encpool.Gzip
 }
 
 // NewWriter returns a Writer that compresses what is written to it at
@@ -36,19 +37,11 @@ func NewWriterLevel(w io.Writer, level int) (*Writer, error) {
 		return nil, err
 	}
 	if w == nil {
-		w = nilWriter{}
+		w = encpool.NilWriter{Pkg: "gzpool"}
 	}
-	st := getWriter(level)
-	st.sink.w = w
+	st := encpool.GetGzip(level)
+	st.Sink.W = w
 	return &Writer{st: st}, nil
-}
-
-// nilWriter stands for a nil io.Writer given to NewWriter, so that writes
-// fail rather than vanish.
-type nilWriter struct{}
-
-func (nilWriter) Write([]byte) (int, error) {
-	return 0, errors.New("gzpool: Writer was made with a nil io.Writer")
 }
 
 // Write compresses p and writes it to the underlying writer, in whole or in
@@ -57,7 +50,7 @@ func (z *Writer) Write(p []byte) (int, error) {
 	if z.st == nil {
 		return 0, ErrClosed
 	}
-	return z.st.gz.Write(p)
+	return z.st.W.Write(p)
 }
 
 // Flush writes all pending compressed data to the underlying writer, so
@@ -68,7 +61,7 @@ func (z *Writer) Flush() error {
 	if z.st == nil {
 		return ErrClosed
 	}
-	return z.st.gz.Flush()
+	return z.st.W.Flush()
 }
 
 // Close finishes the gzip stream, writing the trailer to the underlying
@@ -82,8 +75,8 @@ func (z *Writer) Close() error {
 		return nil
 	}
 	z.st = nil
-	err := st.gz.Close()
-	putWriter(st)
+	err := st.W.Close()
+	encpool.PutGzip(st)
 	return err
 }
 

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"compress/gzip"
+
+	"github.com/klauspost/compress/zstd"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -32,8 +34,11 @@ type config struct {
 	profDir  string // write each server's allocation profile there
 	variants []string
 	pin      bool
-	progress io.Writer // nil: no progress line
-	tty      bool      // progress rewrites one line
+	// acceptEncoding is the Accept-Encoding the load and the identity
+	// check's compressed requests send.
+	acceptEncoding string
+	progress       io.Writer // nil: no progress line
+	tty            bool      // progress rewrites one line
 }
 
 // warmup is how long each phase's load runs before it is measured.
@@ -153,17 +158,15 @@ type response struct {
 	body     []byte // decompressed
 }
 
-func post(client *http.Client, url string, body []byte, gz bool) (response, error) {
+// post sends body as POST /orders with Accept-Encoding ae, and decodes a
+// gzip or zstd response.
+func post(client *http.Client, url string, body []byte, ae string) (response, error) {
 	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return response{}, err
 	}
 	req.Header.Set("Content-Type", contentTypeJSON)
-	if gz {
-		req.Header.Set("Accept-Encoding", "gzip")
-	} else {
-		req.Header.Set("Accept-Encoding", "identity")
-	}
+	req.Header.Set("Accept-Encoding", ae)
 	res, err := client.Do(req)
 	if err != nil {
 		return response{}, err
@@ -175,7 +178,8 @@ func post(client *http.Client, url string, body []byte, gz bool) (response, erro
 	}
 	r := response{status: res.StatusCode, ctype: res.Header.Get("Content-Type"),
 		encoding: res.Header.Get("Content-Encoding"), body: raw}
-	if r.encoding == "gzip" {
+	switch r.encoding {
+	case "gzip":
 		zr, err := gzip.NewReader(bytes.NewReader(raw))
 		if err != nil {
 			return r, fmt.Errorf("Content-Encoding gzip, but: %w", err)
@@ -183,9 +187,30 @@ func post(client *http.Client, url string, body []byte, gz bool) (response, erro
 		if r.body, err = io.ReadAll(zr); err != nil {
 			return r, fmt.Errorf("Content-Encoding gzip, but: %w", err)
 		}
+	case "zstd":
+		if r.body, err = zstdDecoder.DecodeAll(raw, nil); err != nil {
+			return r, fmt.Errorf("Content-Encoding zstd, but: %w", err)
+		}
 	}
 	return r, nil
 }
+
+// zstdDecoder decodes the zstd responses of the identity check:
+// klauspost's decoder, with a window as large as RFC 9659 lets an HTTP
+// client require.
+var zstdDecoder = func() *zstd.Decoder {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(8<<20))
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
+
+// admitsGzip reports whether the Accept-Encoding ae names gzip, q-values
+// aside: every variant can gzip, so then each must compress, with gzip or
+// zstd. (A header naming zstd alone may be answered uncompressed by the
+// variants that do not speak it.)
+func admitsGzip(ae string) bool { return strings.Contains(strings.ToLower(ae), "gzip") }
 
 // checkCase is one request of the identity check.
 type checkCase struct {
@@ -217,13 +242,13 @@ func checkCases(bodies [][]byte) []checkCase {
 	)
 }
 
-// checkIdentity sends every check case to every server, with and without
-// gzip, and compares the decompressed bodies, statuses, content types and
+// checkIdentity sends every check case to every server, with Accept-Encoding
+// ae and with identity, and compares the decompressed bodies, statuses, content types and
 // SQL text with those of the first variant that is not the floor. It also
 // checks that each request wrote one access-log line, and that responses
-// were gzipped exactly when the client asked for it. It returns the
+// were compressed exactly when the client asked for it. It returns the
 // mean sizes of the orders and of their uncompressed receipts.
-func checkIdentity(servers []*server, bodies [][]byte) (reqBytes, respBytes int, err error) {
+func checkIdentity(servers []*server, bodies [][]byte, ae string) (reqBytes, respBytes int, err error) {
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 10 * time.Second}
 	defer client.CloseIdleConnections()
 	cases := checkCases(bodies)
@@ -235,7 +260,7 @@ func checkIdentity(servers []*server, bodies [][]byte) (reqBytes, respBytes int,
 	var refName string
 	for _, s := range servers {
 		if s.v.floor {
-			res, err := post(client, s.url, bodies[0], true)
+			res, err := post(client, s.url, bodies[0], ae)
 			if err == nil && res.status != 200 {
 				err = fmt.Errorf("status %d", res.status)
 			}
@@ -250,16 +275,22 @@ func checkIdentity(servers []*server, bodies [][]byte) (reqBytes, respBytes int,
 		}
 		var got []answer
 		for _, c := range cases {
-			for _, gz := range []bool{true, false} {
-				res, err := post(client, s.url, c.body, gz)
+			for _, compressed := range []bool{true, false} {
+				accept := "identity"
+				if compressed {
+					accept = ae
+				}
+				res, err := post(client, s.url, c.body, accept)
 				if err != nil {
 					return 0, 0, fmt.Errorf("%s, %s: %w", s.v.name, c.name, err)
 				}
 				if res.status != c.status {
 					return 0, 0, fmt.Errorf("%s, %s: status %d, want %d (%q)", s.v.name, c.name, res.status, c.status, res.body)
 				}
-				if compressed := res.encoding == "gzip"; c.status == 200 && compressed != gz {
-					return 0, 0, fmt.Errorf("%s, %s: Content-Encoding %q when the client accepts gzip: %v", s.v.name, c.name, res.encoding, gz)
+				mustCompress := compressed && admitsGzip(ae)
+				mayCompress := mustCompress || (compressed && res.encoding == "zstd")
+				if got := res.encoding != ""; c.status == 200 && got != mustCompress && !(got && mayCompress) {
+					return 0, 0, fmt.Errorf("%s, %s: Content-Encoding %q for Accept-Encoding %q", s.v.name, c.name, res.encoding, accept)
 				}
 				a := answer{res: res}
 				if c.sql {
@@ -283,7 +314,7 @@ func checkIdentity(servers []*server, bodies [][]byte) (reqBytes, respBytes int,
 		}
 		for i, a := range got {
 			c, r := cases[i/2], ref[i]
-			what := fmt.Sprintf("%s and %s differ on %s (gzip accepted: %v)", refName, s.v.name, c.name, i%2 == 0)
+			what := fmt.Sprintf("%s and %s differ on %s (compression accepted: %v)", refName, s.v.name, c.name, i%2 == 0)
 			switch {
 			case a.res.ctype != r.res.ctype:
 				return 0, 0, fmt.Errorf("%s: Content-Type %q, %q", what, r.res.ctype, a.res.ctype)
@@ -457,12 +488,12 @@ func measure(ctx context.Context, cfg *config, s *server, targeter vegeta.Target
 	return r, nil
 }
 
-// targeter sends the bodies round-robin, each as POST /orders accepting
-// gzip. It is safe for concurrent use, as vegeta needs.
-func targeter(url string, bodies [][]byte) vegeta.Targeter {
+// targeter sends the bodies round-robin, each as POST /orders with the
+// Accept-Encoding ae. It is safe for concurrent use, as vegeta needs.
+func targeter(url string, bodies [][]byte, ae string) vegeta.Targeter {
 	var mu sync.Mutex
 	i := 0
-	hdr := http.Header{"Content-Type": {contentTypeJSON}, "Accept-Encoding": {"gzip"}}
+	hdr := http.Header{"Content-Type": {contentTypeJSON}, "Accept-Encoding": {ae}}
 	return func(t *vegeta.Target) error {
 		mu.Lock()
 		b := bodies[i%len(bodies)]
@@ -487,6 +518,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 		GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Rounds: cfg.rounds,
 		PhaseSeconds: cfg.phase.Seconds(), MaxPhaseSeconds: cfg.maxPhase().Seconds(),
 		Concurrency: cfg.conc, Variants: map[string]*variantReport{}, order: cfg.variants,
+		AcceptEncoding: cfg.acceptEncoding,
 	}
 
 	// Pinning: the servers on the first CPU allowed, the load on the second.
@@ -544,7 +576,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 	}
 
 	bodies := requestBodies(loadBodies)
-	rep.RequestBytes, rep.ResponseBytes, err = checkIdentity(servers, bodies)
+	rep.RequestBytes, rep.ResponseBytes, err = checkIdentity(servers, bodies, cfg.acceptEncoding)
 	if err != nil {
 		return rep, fmt.Errorf("refusing to measure: %w", err)
 	}
@@ -570,7 +602,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 		order = append(order[k:], order[:k]...)
 		for _, s := range order {
 			prog.show(round, "closed loop", s.v.name, maxPlan)
-			r, err := measure(ctx, cfg, s, targeter(s.url, bodies), 0)
+			r, err := measure(ctx, cfg, s, targeter(s.url, bodies, cfg.acceptEncoding), 0)
 			if err != nil {
 				return rep, err
 			}
@@ -582,7 +614,7 @@ func run(ctx context.Context, cfg *config) (*report, error) {
 			}
 			for _, s := range order {
 				prog.show(round, fmt.Sprintf("%.0f req/s", rates[i]), s.v.name, fixedPlan)
-				r, err := measure(ctx, cfg, s, targeter(s.url, bodies), rates[i])
+				r, err := measure(ctx, cfg, s, targeter(s.url, bodies, cfg.acceptEncoding), rates[i])
 				if err != nil {
 					return rep, err
 				}

@@ -11,23 +11,31 @@ import (
 	"testing"
 )
 
-// TestGzipFloorAnswersLikePoolkit checks that the gzip floor sends, for
-// every order of the load, the very bytes poolkit's handler sends, gzipped
-// as poolkit's are, so that the CPU between the two is poolkit's own work;
+// TestCompressFloorAnswersLikePoolkit checks that the compress floor sends,
+// for every order of the load, the very bytes poolkit's handler sends,
+// compressed as poolkit's are (zstd for a browser's Accept-Encoding, gzip
+// for gzip alone), so that the CPU between the two is poolkit's own work;
 // and that it refuses any other body.
-func TestGzipFloorAnswersLikePoolkit(t *testing.T) {
-	floor, _ := lookupVariant("gzip-floor")
+func TestCompressFloorAnswersLikePoolkit(t *testing.T) {
+	floor, _ := lookupVariant("compress-floor")
 	kit, _ := lookupVariant("poolkit")
 	fh, kh := floor.handler(), kit.handler()
-	post := func(h http.Handler, body []byte) *httptest.ResponseRecorder {
+	post := func(h http.Handler, body []byte, ae string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "/orders", bytes.NewReader(body))
-		req.Header.Set("Accept-Encoding", "gzip")
+		req.Header.Set("Accept-Encoding", ae)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		return rec
 	}
-	gunzip := func(b []byte) []byte {
+	decode := func(ce string, b []byte) []byte {
 		t.Helper()
+		if ce == "zstd" {
+			out, err := zstdDecoder.DecodeAll(b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
 		zr, err := gzip.NewReader(bytes.NewReader(b))
 		if err != nil {
 			t.Fatal(err)
@@ -38,25 +46,28 @@ func TestGzipFloorAnswersLikePoolkit(t *testing.T) {
 		}
 		return out
 	}
-	for i, body := range requestBodies(loadBodies) {
-		f, k := post(fh, body), post(kh, body)
-		if f.Code != 200 || k.Code != 200 {
-			t.Fatalf("order %d: status %d (floor), %d (poolkit)", i, f.Code, k.Code)
-		}
-		if f.Header().Get("Content-Encoding") != "gzip" || f.Header().Get("Content-Type") != k.Header().Get("Content-Type") {
-			t.Errorf("order %d: floor's headers %v, poolkit's %v", i, f.Header(), k.Header())
-		}
-		// Same level, same compressor: the compressed bytes are the same too.
-		if !bytes.Equal(f.Body.Bytes(), k.Body.Bytes()) {
-			t.Errorf("order %d: the floor's gzipped body differs from poolkit's", i)
-		}
-		if got, want := gunzip(f.Body.Bytes()), gunzip(k.Body.Bytes()); !bytes.Equal(got, want) {
-			t.Errorf("order %d: floor answered\n%s\npoolkit\n%s", i, got, want)
+	for _, tc := range []struct{ ae, ce string }{{browserAcceptEncoding, "zstd"}, {"gzip", "gzip"}} {
+		for i, body := range requestBodies(loadBodies) {
+			f, k := post(fh, body, tc.ae), post(kh, body, tc.ae)
+			if f.Code != 200 || k.Code != 200 {
+				t.Fatalf("order %d: status %d (floor), %d (poolkit)", i, f.Code, k.Code)
+			}
+			if f.Header().Get("Content-Encoding") != tc.ce || k.Header().Get("Content-Encoding") != tc.ce ||
+				f.Header().Get("Content-Type") != k.Header().Get("Content-Type") {
+				t.Errorf("order %d, %s: floor's headers %v, poolkit's %v", i, tc.ae, f.Header(), k.Header())
+			}
+			// Same level, same compressor: the compressed bytes are the same too.
+			if !bytes.Equal(f.Body.Bytes(), k.Body.Bytes()) {
+				t.Errorf("order %d, %s: the floor's compressed body differs from poolkit's", i, tc.ae)
+			}
+			if got, want := decode(tc.ce, f.Body.Bytes()), decode(tc.ce, k.Body.Bytes()); !bytes.Equal(got, want) {
+				t.Errorf("order %d: floor answered\n%s\npoolkit\n%s", i, got, want)
+			}
 		}
 	}
 	other := slices.Clone(requestBodies(1)[0])
 	other[len(other)-2] = ' ' // still an order, but not one of the load's
-	if rec := post(fh, other); rec.Code != http.StatusUnprocessableEntity {
+	if rec := post(fh, other, browserAcceptEncoding); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("a body not of the load: status %d, want 422", rec.Code)
 	}
 }
@@ -64,23 +75,23 @@ func TestGzipFloorAnswersLikePoolkit(t *testing.T) {
 // TestExtraVariantsOnlyWhenNamed checks that the default run leaves out
 // the variants marked extra, and that naming one runs it.
 func TestExtraVariantsOnlyWhenNamed(t *testing.T) {
-	if d := defaultVariants(); slices.Contains(d, "gzip-floor") || !slices.Contains(d, "poolkit") {
-		t.Errorf("default variants %v: want poolkit and not gzip-floor", d)
+	if d := defaultVariants(); slices.Contains(d, "compress-floor") || !slices.Contains(d, "poolkit") {
+		t.Errorf("default variants %v: want poolkit and not compress-floor", d)
 	}
 	var buf bytes.Buffer
 	err := mainErr(t.Context(), []string{"-h"}, &buf, &buf)
-	if err == nil || !strings.Contains(buf.String(), "gzip-floor (only when named)") {
-		t.Errorf("-h: err %v, output lacks gzip-floor (only when named):\n%s", err, buf.String())
+	if err == nil || !strings.Contains(buf.String(), "compress-floor (only when named)") {
+		t.Errorf("-h: err %v, output lacks compress-floor (only when named):\n%s", err, buf.String())
 	}
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
-	rep, err := runJSON(t, "-rounds", "1", "-phase", "100ms", "-rates", "100", "-variants", "poolkit,gzip-floor")
+	rep, err := runJSON(t, "-rounds", "1", "-phase", "100ms", "-rates", "100", "-variants", "poolkit,compress-floor")
 	if err != nil {
 		t.Fatal(err)
 	}
 	vs, _ := rep["variants"].(map[string]any)
-	if _, ok := vs["gzip-floor"]; !ok || len(vs) != 2 {
-		t.Errorf("-variants poolkit,gzip-floor ran %v", vs)
+	if _, ok := vs["compress-floor"]; !ok || len(vs) != 2 {
+		t.Errorf("-variants poolkit,compress-floor ran %v", vs)
 	}
 }

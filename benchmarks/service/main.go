@@ -1,10 +1,14 @@
 // Command service measures what pooling does to a whole HTTP service:
 // server CPU per request, allocations, GC cycles, tail latency and
 // throughput of one endpoint (POST /orders: decode a JSON order, validate
-// it, interpolate two INSERTs, encode a 5 KB receipt, gzip it, log the
-// request) built seven ways, under load from vegeta.
+// it, interpolate two INSERTs, encode a 5 KB receipt, compress it as the
+// client accepts, log the request) built seven ways, under load from
+// vegeta. The load sends a browser's Accept-Encoding, "gzip, deflate, br,
+// zstd", unless -accept-encoding says otherwise (-accept-encoding gzip for
+// a gzip-only client); the report says which, as accept_encoding.
 //
 //	cd benchmarks && go run ./service [-rounds 3] [-phase 8s] [-rates auto,3000]
+//	                                  [-accept-encoding HEADER]
 //	                                  [-format text|json] [-html FILE] [-dsn DSN]
 //
 // Each variant runs in its own server process (this program, re-executed)
@@ -28,8 +32,13 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 )
+
+// browserAcceptEncoding is what today's browsers send (Chrome and Edge
+// 123+, Firefox 126+, Safari 26+), the load's default.
+const browserAcceptEncoding = "gzip, deflate, br, zstd"
 
 func main() {
 	if name := os.Getenv(serveEnv); name != "" {
@@ -59,6 +68,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	htmlFile := fs.String("html", "", "also write an HTML report with charts to `FILE`")
 	dsn := fs.String("dsn", "", "execute the statements on this MySQL/MariaDB (go-sql-driver `DSN`); it creates the database "+dbName)
 	names := fs.String("variants", "", "comma-separated `variants` to run (default all but those run only when named: "+variantNames()+")")
+	ae := fs.String("accept-encoding", browserAcceptEncoding, "the Accept-Encoding `header` the load sends; -accept-encoding gzip gives the gzip-only figures")
 	pin := fs.Bool("pin", true, "pin the servers and the load generator to two CPUs where allowed")
 	quiet := fs.Bool("q", false, "no progress line")
 	profDir := fs.String("memprofile", "", "record every allocation of each server and write `DIR`/VARIANT.pprof at the end "+
@@ -77,7 +87,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg := &config{rounds: *rounds, phase: *phase, conc: *conc, dsn: *dsn, pin: *pin, profDir: *profDir}
+	cfg := &config{rounds: *rounds, phase: *phase, conc: *conc, dsn: *dsn, pin: *pin, profDir: *profDir, acceptEncoding: *ae}
 	switch {
 	case cfg.rounds < 1:
 		return fmt.Errorf("-rounds %d: want at least 1", cfg.rounds)
@@ -87,6 +97,8 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("-conc %d: want at least 1", cfg.conc)
 	case *format != "text" && *format != "json":
 		return fmt.Errorf("-format %q: want text or json", *format)
+	case strings.TrimSpace(*ae) == "" || strings.ContainsAny(*ae, "\r\n"):
+		return fmt.Errorf("-accept-encoding %q: want a header value", *ae)
 	}
 	for _, r := range splitList(*rates) {
 		if r == "auto" {

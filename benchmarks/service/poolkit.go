@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/httpcompress"
 	"github.com/poolkit/poolkit/jsonpool"
 	"github.com/poolkit/poolkit/logfmt"
 	"github.com/poolkit/poolkit/pool"
@@ -20,7 +20,8 @@ import (
 // the two INSERTs parsed once (sqlinterp.MustParse) and interpolated with
 // Query.AppendArgs into the request's packet buffer, without boxing;
 // jsonpool.AppendEncode into a reused buffer written with one Write;
-// gzpool.Handler for compression and logfmt.AccessLog outside it, logging
+// httpcompress.Handler for compression (zstd or gzip, as the client
+// prefers) and logfmt.AccessLog outside it, logging
 // the bytes sent on the wire.
 
 // kitScratch is everything one request needs.
@@ -70,7 +71,7 @@ var (
 )
 
 func newPoolkit() http.Handler {
-	return logfmt.AccessLog(gzpool.Handler(http.HandlerFunc(servePoolkit)), &accessLog)
+	return logfmt.AccessLog(httpcompress.Handler(http.HandlerFunc(servePoolkit)), &accessLog)
 }
 
 func servePoolkit(w http.ResponseWriter, r *http.Request) {

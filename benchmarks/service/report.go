@@ -11,9 +11,11 @@ import (
 
 // report is the outcome of a run; its JSON is the -format json output.
 type report struct {
-	FixedRate       float64                   `json:"fixed_rate"`
-	BodiesIdentical bool                      `json:"bodies_identical"`
-	Variants        map[string]*variantReport `json:"variants"`
+	FixedRate       float64 `json:"fixed_rate"`
+	BodiesIdentical bool    `json:"bodies_identical"`
+	// AcceptEncoding is what the load's requests send.
+	AcceptEncoding string                    `json:"accept_encoding"`
+	Variants       map[string]*variantReport `json:"variants"`
 
 	Rates           []float64 `json:"rates"`
 	Rounds          int       `json:"rounds"`
@@ -28,11 +30,11 @@ type report struct {
 	ResponseBytes   int       `json:"response_bytes"`
 	RequestStrings  float64   `json:"request_strings"`
 	Goals           []goal    `json:"goals"`
-	// AboveGzipFloor is, when gzip-floor ran, each gzipping variant's CPU
-	// per request above gzip-floor's, at the first fixed rate and closed
+	// AboveCompressFloor is, when compress-floor ran, each gzipping variant's CPU
+	// per request above compress-floor's, at the first fixed rate and closed
 	// loop: the part of a request's CPU that the variant's own code
 	// decides.
-	AboveGzipFloor map[string][2]float64 `json:"cpu_us_above_gzip_floor,omitempty"`
+	AboveCompressFloor map[string][2]float64 `json:"cpu_us_above_compress_floor,omitempty"`
 
 	order []string
 }
@@ -181,11 +183,11 @@ func (rep *report) summarize(results map[string]*variantRuns) {
 		}
 	}
 	rep.Goals = rep.goals()
-	if f := rep.Variants["gzip-floor"]; f != nil {
-		rep.AboveGzipFloor = map[string][2]float64{}
+	if f := rep.Variants["compress-floor"]; f != nil {
+		rep.AboveCompressFloor = map[string][2]float64{}
 		for name, v := range rep.Variants {
-			if name != "empty" && name != "gzip-floor" {
-				rep.AboveGzipFloor[name] = [2]float64{v.CPUus - f.CPUus, v.MaxCPUus - f.MaxCPUus}
+			if name != "empty" && name != "compress-floor" {
+				rep.AboveCompressFloor[name] = [2]float64{v.CPUus - f.CPUus, v.MaxCPUus - f.MaxCPUus}
 			}
 		}
 	}
@@ -215,7 +217,27 @@ func pairedRatio(a, b *variantReport) float64 {
 	return median(xs)
 }
 
-// goals checks issue 14's targets for poolkit at the first fixed rate.
+// pairedAboveRatio is pairedRatio of a's and b's CPU per request above
+// floor's, each round's three phases taken together.
+func pairedAboveRatio(a, b, floor *variantReport) float64 {
+	var xs []float64
+	if len(a.Fixed) == 0 || len(b.Fixed) == 0 || len(floor.Fixed) == 0 {
+		return 0
+	}
+	for i := range min(len(a.Fixed[0]), len(b.Fixed[0]), len(floor.Fixed[0])) {
+		f := floor.Fixed[0][i].CPUus
+		if d := b.Fixed[0][i].CPUus - f; d > 0 {
+			xs = append(xs, (a.Fixed[0][i].CPUus-f)/d)
+		}
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	return median(xs)
+}
+
+// goals checks poolkit's targets at the first fixed rate: against naive,
+// and against peers for today's clients.
 func (rep *report) goals() []goal {
 	kit, naive, peers, empty := rep.Variants["poolkit"], rep.Variants["naive"], rep.Variants["peers"], rep.Variants["empty"]
 	if kit == nil {
@@ -244,6 +266,17 @@ func (rep *report) goals() []goal {
 	if naive != nil {
 		add("poolkit's max req/s over naive's, at least", kit.MaxRPS/naive.MaxRPS, 3.5, false)
 	}
+	if peers != nil && empty != nil {
+		add("poolkit's CPU per request above empty's over peers', at most", pairedAboveRatio(kit, peers, empty), 0.5, true)
+	}
+	if peers != nil {
+		if peers.MaxCPUus > 0 {
+			add("poolkit's closed-loop CPU per request over peers', at most", kit.MaxCPUus/peers.MaxCPUus, 0.7, true)
+		}
+		if peers.P99 > 0 {
+			add("poolkit's p99 over peers', at most", kit.P99/peers.P99, 1.0, true)
+		}
+	}
 	return gs
 }
 
@@ -262,8 +295,8 @@ func withDev(format string, med float64, sp [2]float64) string {
 }
 
 func writeText(w io.Writer, rep *report) error {
-	fmt.Fprintf(w, "POST /orders: %d-byte order (%.1f strings), %d-byte receipt gzipped, one access-log line; %s\n",
-		rep.RequestBytes, rep.RequestStrings, rep.ResponseBytes, map[bool]string{true: "statements executed on the -dsn database", false: "statements interpolated, not executed (no -dsn)"}[rep.DB])
+	fmt.Fprintf(w, "POST /orders: %d-byte order (%.1f strings), %d-byte receipt compressed for Accept-Encoding: %s, one access-log line; %s\n",
+		rep.RequestBytes, rep.RequestStrings, rep.ResponseBytes, rep.AcceptEncoding, map[bool]string{true: "statements executed on the -dsn database", false: "statements interpolated, not executed (no -dsn)"}[rep.DB])
 	fmt.Fprintf(w, "server processes: GOMAXPROCS=1, %s; %s, %d CPUs\n", rep.Pinning, rep.GoVersion, rep.CPUs)
 	fmt.Fprintf(w, "%d rounds, variants interleaved; fixed-rate phases %gs, closed-loop phases (%d in flight) %gs, each after a warm-up;\n",
 		rep.Rounds, rep.PhaseSeconds, rep.Concurrency, rep.MaxPhaseSeconds)
@@ -297,16 +330,16 @@ func writeText(w io.Writer, rep *report) error {
 		return err
 	}
 	if len(rep.Goals) > 0 {
-		fmt.Fprintf(w, "goals of issue 14, at %.0f req/s (CPU: the median of the rounds' ratios):\n", rep.FixedRate)
+		fmt.Fprintf(w, "goals, at %.0f req/s (CPU: the median of the rounds' ratios):\n", rep.FixedRate)
 		for _, g := range rep.Goals {
 			fmt.Fprintf(w, "  %-58s %8.2f  (target %g)  %s\n", g.Goal, g.Value, g.Target, map[bool]string{true: "met", false: "MISSED"}[g.Met])
 		}
 	}
-	if above := rep.AboveGzipFloor; above != nil {
+	if above := rep.AboveCompressFloor; above != nil {
 		kit, kok := above["poolkit"]
 		peers, pok := above["peers"]
 		if kok && pok {
-			fmt.Fprintf(w, "\nCPU per request above gzip-floor (net/http and compressing the same receipt): at %.0f req/s poolkit %.1f µs, peers %.1f µs (%.2fx); closed loop poolkit %.1f µs, peers %.1f µs (%.2fx)\n",
+			fmt.Fprintf(w, "\nCPU per request above compress-floor (net/http and compressing the same receipt): at %.0f req/s poolkit %.1f µs, peers %.1f µs (%.2fx); closed loop poolkit %.1f µs, peers %.1f µs (%.2fx)\n",
 				rep.FixedRate, kit[0], peers[0], kit[0]/peers[0], kit[1], peers[1], kit[1]/peers[1])
 		}
 	}

@@ -98,6 +98,9 @@ func TestEndToEnd(t *testing.T) {
 	if rep["bodies_identical"] != true {
 		t.Errorf("bodies_identical = %v, want true", rep["bodies_identical"])
 	}
+	if rep["accept_encoding"] != browserAcceptEncoding {
+		t.Errorf("accept_encoding = %v, want the browser's %q by default", rep["accept_encoding"], browserAcceptEncoding)
+	}
 	if rep["fixed_rate"] != 150.0 {
 		t.Errorf("fixed_rate = %v, want 150 (the first of -rates)", rep["fixed_rate"])
 	}
@@ -160,8 +163,8 @@ func TestEndToEnd(t *testing.T) {
 	if naive, pooled := num["naive"]["bytes_per_req"], num["naive+pooledgz"]["bytes_per_req"]; naive < 10*pooled {
 		t.Errorf("bytes per request: naive %v, naive+pooledgz %v: want naive 10x more", naive, pooled)
 	}
-	if goals, _ := rep["goals"].([]any); len(goals) != 5 {
-		t.Errorf("goals = %v, want the issue's five", rep["goals"])
+	if goals, _ := rep["goals"].([]any); len(goals) != 8 {
+		t.Errorf("goals = %v, want eight", rep["goals"])
 	}
 	page, err := os.ReadFile(htmlFile)
 	if err != nil {
@@ -191,6 +194,18 @@ func TestRefusesDifferentOutput(t *testing.T) {
 	}
 }
 
+// TestAcceptEncodingFlag checks that -accept-encoding gzip runs the
+// gzip-only measurement and says so.
+func TestAcceptEncodingFlag(t *testing.T) {
+	rep, err := runJSON(t, "-rounds", "1", "-phase", "100ms", "-rates", "100", "-variants", "naive,peers,poolkit", "-accept-encoding", "gzip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep["accept_encoding"] != "gzip" || rep["bodies_identical"] != true {
+		t.Errorf("accept_encoding = %v, bodies_identical = %v; want gzip, true", rep["accept_encoding"], rep["bodies_identical"])
+	}
+}
+
 // TestMemProfile checks that -memprofile leaves one allocation profile
 // per server, a gzipped protobuf as pprof reads.
 func TestMemProfile(t *testing.T) {
@@ -212,7 +227,7 @@ func TestMemProfile(t *testing.T) {
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-rounds", "0"}, {"-phase", "1ms"}, {"-rates", "fast"}, {"-rates", ""},
-		{"-format", "xml"}, {"-variants", "nosuch"}, {"extra"},
+		{"-format", "xml"}, {"-variants", "nosuch"}, {"extra"}, {"-accept-encoding", " "},
 	} {
 		if _, err := runJSON(t, args...); err == nil {
 			t.Errorf("%q: no error", args)
@@ -229,7 +244,9 @@ func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (d *discardWriter) WriteHeader(int)             {}
 
 // BenchmarkHandler runs each variant's handler in this process, without
-// net/http or the network: what the handler itself costs per request. Its
+// net/http or the network: what the handler itself costs per request,
+// with a browser's Accept-Encoding (ae=browser: gzhttp and httpcompress
+// answer zstd, the others gzip) and with gzip alone (ae=gzip). Its
 // allocations are exact; for where the CPU goes, add -cpuprofile.
 func BenchmarkHandler(b *testing.B) {
 	bodies := requestBodies(loadBodies)
@@ -238,20 +255,22 @@ func BenchmarkHandler(b *testing.B) {
 			continue
 		}
 		h := v.handler()
-		b.Run("variant="+v.name, func(b *testing.B) {
-			rd := bytes.NewReader(nil)
-			body := io.NopCloser(rd)
-			req, err := http.NewRequest(http.MethodPost, "/orders", nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			req.Header.Set("Accept-Encoding", "gzip")
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				rd.Reset(bodies[i%len(bodies)])
-				req.Body = body
-				h.ServeHTTP(&discardWriter{h: http.Header{}}, req)
-			}
-		})
+		for _, ae := range []struct{ name, value string }{{"browser", browserAcceptEncoding}, {"gzip", "gzip"}} {
+			b.Run("variant="+v.name+"/ae="+ae.name, func(b *testing.B) {
+				rd := bytes.NewReader(nil)
+				body := io.NopCloser(rd)
+				req, err := http.NewRequest(http.MethodPost, "/orders", nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				req.Header.Set("Accept-Encoding", ae.value)
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					rd.Reset(bodies[i%len(bodies)])
+					req.Body = body
+					h.ServeHTTP(&discardWriter{h: http.Header{}}, req)
+				}
+			})
+		}
 	}
 }

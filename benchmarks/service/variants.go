@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/httpcompress"
 	"github.com/poolkit/poolkit/internal/sqlbaseline"
 )
 
@@ -36,17 +36,17 @@ var variants = []variant{
 		doc: "json.NewDecoder into a fresh struct, strings.Split/strconv interpolation, json.NewEncoder, gzip.NewWriter per response, slog.TextHandler"},
 	{name: "naive+pooledgz", handler: func() http.Handler { return &naive{gz: gzPooled} },
 		doc: "naive with a sync.Pool of compress/gzip writers (attribution)"},
-	{name: "naive+gzpool", handler: func() http.Handler { return gzpool.Handler(&naive{gz: gzNone}) },
-		doc: "naive without its own gzip, behind gzpool.Handler (attribution)"},
+	{name: "naive+httpcompress", handler: func() http.Handler { return httpcompress.Handler(&naive{gz: gzNone}) },
+		doc: "naive without its own gzip, behind httpcompress.Handler (attribution)"},
 	{name: "seed", handler: func() http.Handler { return http.HandlerFunc(serveSeed) },
 		doc: "the seed articles' sync.Pool patterns, bugs fixed: pooled compress/gzip writers and bytes.Buffers, a pooled decode target zeroed first, the methane article's interpolation into a reused buffer"},
 	{name: "peers", handler: newPeers,
-		doc: "klauspost gzhttp, zerolog, bytebufferpool, a pooled json.Encoder, a sync.Pool per-request struct, the driver's interpolation"},
+		doc: "klauspost gzhttp at its defaults (zstd preferred, at SpeedFastest), zerolog, bytebufferpool, a pooled json.Encoder, a sync.Pool per-request struct, the driver's interpolation"},
 	{name: "poolkit", handler: newPoolkit,
-		doc: "logfmt.AccessLog(gzpool.Handler(h)); in h a pool.New scratch value per request: jsonpool.UnmarshalReuse, sqlinterp.MustParse + Query.AppendArgs, jsonpool.AppendEncode"},
-	{name: "gzip-floor", floor: true, extra: true, handler: newGzipFloor,
-		doc: "run only when named: writes the receipt encoded in advance for each of the load's orders through gzpool.Handler, " +
-			"with no decoding, SQL, encoding or logging: net/http plus compressing the same receipt, what every gzip-serving variant pays"},
+		doc: "logfmt.AccessLog(httpcompress.Handler(h)); in h a pool.New scratch value per request: jsonpool.UnmarshalReuse, sqlinterp.MustParse + Query.AppendArgs, jsonpool.AppendEncode"},
+	{name: "compress-floor", floor: true, extra: true, handler: newCompressFloor,
+		doc: "run only when named: writes the receipt encoded in advance for each of the load's orders through httpcompress.Handler, " +
+			"with no decoding, SQL, encoding or logging: net/http plus compressing the same receipt, what every compressing variant pays"},
 }
 
 func lookupVariant(name string) (variant, bool) {
@@ -70,15 +70,15 @@ func serveEmpty(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(emptyResponse)
 }
 
-// ---- gzip-floor ----
+// ---- compress-floor ----
 
-// newGzipFloor is the floor of the variants that gzip: the receipts of the
+// newCompressFloor is the floor of the variants that compress: the receipts of the
 // orders the load sends (requestBodies) are encoded once, here, as
 // json.Encoder writes them, and each request's body only selects its
 // receipt. What a request costs is then net/http's part and compressing
 // the same bytes every other variant compresses, at the same level
-// (gzpool.Handler's output is gzhttp's). Any other body is answered 422.
-func newGzipFloor() http.Handler {
+// (httpcompress.Handler's, as poolkit's). Any other body is answered 422.
+func newCompressFloor() http.Handler {
 	receipts := map[string][]byte{}
 	for _, body := range requestBodies(loadBodies) {
 		var o Order
@@ -94,7 +94,7 @@ func newGzipFloor() http.Handler {
 		receipts[string(body)] = b.Bytes()
 	}
 	bufs := sync.Pool{New: func() any { return new([]byte) }}
-	return gzpool.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := bufs.Get().(*[]byte)
 		defer bufs.Put(p)
 		var err error
@@ -116,7 +116,7 @@ type gzMode int
 const (
 	gzFresh  gzMode = iota // gzip.NewWriter per response
 	gzPooled               // a sync.Pool of *gzip.Writer
-	gzNone                 // no compression of its own: behind gzpool.Handler
+	gzNone                 // no compression of its own: behind httpcompress.Handler
 )
 
 type naive struct{ gz gzMode }

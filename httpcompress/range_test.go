@@ -1,4 +1,4 @@
-package gzpool
+package httpcompress
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -93,10 +94,10 @@ func resumeDownload(t *testing.T, c *http.Client, url string, cut int, firstAE, 
 	default:
 		t.Fatalf("second response: status %d", res.StatusCode)
 	}
-	if encoding == "gzip" {
-		out, err := AppendDecompress(nil, got, -1)
+	if encoding != "" {
+		out, err := tryDecode(encoding, got)
 		if err != nil {
-			t.Fatalf("assembled %d bytes of gzip do not decode: %v", len(got), err)
+			t.Fatalf("assembled %d bytes of %s do not decode: %v", len(got), encoding, err)
 		}
 		got = out
 	}
@@ -152,11 +153,11 @@ func TestServerResume(t *testing.T) {
 
 // TestHandlerRangeHeaders checks the headers of a compressed response to a
 // handler that supports ranges, and what the handler sees of a Range
-// request from a client that accepts gzip.
+// request from a client that accepts a coding.
 func TestHandlerRangeHeaders(t *testing.T) {
-	var sawRange, sawIfRange string
+	var sawRange, sawIfRange, sawINM string
 	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sawRange, sawIfRange = r.Header.Get("Range"), r.Header.Get("If-Range")
+		sawRange, sawIfRange, sawINM = r.Header.Get("Range"), r.Header.Get("If-Range"), r.Header.Get("If-None-Match")
 		if r.URL.Query().Get("raw") != "" {
 			w.Header()["ETag"] = []string{r.URL.Query().Get("etag")} // keeps its case
 		} else {
@@ -164,75 +165,94 @@ func TestHandlerRangeHeaders(t *testing.T) {
 		}
 		http.ServeContent(w, r, "file.txt", time.Time{}, bytes.NewReader(rangeFile))
 	}))
-	for _, tc := range []struct{ etag, raw, want string }{
-		{`"v1"`, "", `W/"v1"`},
-		{`W/"v1"`, "", `W/"v1"`},
-		{`"a,b"`, "", `W/"a,b"`},
-		{`"v1"`, "1", `W/"v1"`},
-		{`v1`, "1", ``}, // not an entity tag: dropped
-	} {
-		req := httptest.NewRequest("GET", "/?raw="+tc.raw+"&etag="+tc.etag, nil)
-		req.Header.Set("Accept-Encoding", "gzip")
+	for _, ce := range []string{"gzip", "zstd"} {
+		for _, tc := range []struct{ etag, raw, want string }{
+			{`"v1"`, "", `W/"v1-` + ce + `"`},
+			{`W/"v1"`, "", `W/"v1-` + ce + `"`},
+			{`"a,b"`, "", `W/"a,b-` + ce + `"`},
+			{`"v1"`, "1", `W/"v1-` + ce + `"`},
+			{`v1`, "1", ``}, // not an entity tag: dropped
+		} {
+			req := httptest.NewRequest("GET", "/?raw="+tc.raw+"&etag="+url.QueryEscape(tc.etag), nil)
+			req.Header.Set("Accept-Encoding", ce)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			res := rec.Result()
+			if res.Header.Get("Content-Encoding") != ce {
+				t.Fatalf("not compressed with %s", ce)
+			}
+			key := "Etag"
+			if tc.raw != "" {
+				key = "ETag"
+			}
+			if got := strings.Join(res.Header[key], ","); got != tc.want {
+				t.Errorf("%s %s compressed with %s: %s, want %s", key, tc.etag, ce, got, tc.want)
+			}
+			if ar, ok := res.Header["Accept-Ranges"]; ok {
+				t.Errorf("compressed response has Accept-Ranges %q", ar)
+			}
+			// The same request without a coding keeps both.
+			req.Header.Del("Accept-Encoding")
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if got := strings.Join(rec.Result().Header[key], ","); got != tc.etag || rec.Result().Header.Get("Accept-Ranges") != "bytes" {
+				t.Errorf("identity response: ETag %s, Accept-Ranges %q", got, rec.Result().Header.Get("Accept-Ranges"))
+			}
+		}
+
+		// A Range request that accepts the coding reaches the handler
+		// without Range and If-Range, and gets the whole file,
+		// compressed; the caller's request is not modified.
+		req := httptest.NewRequest("GET", `/?etag="v1"`, nil)
+		req.Header.Set("Accept-Encoding", ce)
+		req.Header.Set("Range", "bytes=100-")
+		req.Header.Set("If-Range", `"v1"`)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
-		res := rec.Result()
-		if res.Header.Get("Content-Encoding") != "gzip" {
-			t.Fatalf("not compressed")
+		if rec.Code != http.StatusOK || sawRange != "" || sawIfRange != "" {
+			t.Errorf("Range request with %s: status %d, handler saw Range %q If-Range %q", ce, rec.Code, sawRange, sawIfRange)
 		}
-		key := "Etag"
-		if tc.raw != "" {
-			key = "ETag"
+		if string(decodeBody(t, ce, rec.Body.Bytes())) != string(rangeFile) {
+			t.Errorf("Range request with %s: body is not the whole file", ce)
 		}
-		if got := strings.Join(res.Header[key], ","); got != tc.want {
-			t.Errorf("%s %s compressed: %s, want %s", key, tc.etag, got, tc.want)
+		if req.Header.Get("Range") != "bytes=100-" || req.Header.Get("If-Range") != `"v1"` {
+			t.Error("the caller's request was modified")
 		}
-		if ar, ok := res.Header["Accept-Ranges"]; ok {
-			t.Errorf("compressed response has Accept-Ranges %q", ar)
-		}
-		// The same request without gzip keeps both.
+		// Without a coding, the range is served.
 		req.Header.Del("Accept-Encoding")
 		rec = httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
-		if got := strings.Join(rec.Result().Header[key], ","); got != tc.etag || rec.Result().Header.Get("Accept-Ranges") != "bytes" {
-			t.Errorf("identity response: ETag %s, Accept-Ranges %q", got, rec.Result().Header.Get("Accept-Ranges"))
+		if rec.Code != http.StatusPartialContent || !bytes.Equal(rec.Body.Bytes(), rangeFile[100:]) {
+			t.Errorf("Range request without a coding: status %d, %d bytes", rec.Code, rec.Body.Len())
 		}
-	}
 
-	// A Range request that accepts gzip reaches the handler without Range
-	// and If-Range, and gets the whole file, compressed; the caller's
-	// request is not modified.
-	req := httptest.NewRequest("GET", `/?etag="v1"`, nil)
-	req.Header.Set("Accept-Encoding", "gzip")
-	req.Header.Set("Range", "bytes=100-")
-	req.Header.Set("If-Range", `"v1"`)
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK || sawRange != "" || sawIfRange != "" {
-		t.Errorf("Range request with gzip: status %d, handler saw Range %q If-Range %q", rec.Code, sawRange, sawIfRange)
-	}
-	if gunzip(t, rec.Body.Bytes()) != string(rangeFile) {
-		t.Error("Range request with gzip: body is not the whole file")
-	}
-	if req.Header.Get("Range") != "bytes=100-" || req.Header.Get("If-Range") != `"v1"` {
-		t.Error("the caller's request was modified")
-	}
-	// Without gzip, the range is served.
-	req.Header.Del("Accept-Encoding")
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusPartialContent || !bytes.Equal(rec.Body.Bytes(), rangeFile[100:]) {
-		t.Errorf("Range request without gzip: status %d, %d bytes", rec.Code, rec.Body.Len())
-	}
-
-	// A 304 to a client that accepts gzip carries the weak tag the
-	// compressed 200 carried, so a cache revalidating its compressed copy
-	// does not store a strong tag with it.
-	req = httptest.NewRequest("GET", `/?etag="v1"`, nil)
-	req.Header.Set("Accept-Encoding", "gzip")
-	req.Header.Set("If-None-Match", `W/"v1"`)
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusNotModified || rec.Result().Header.Get("Etag") != `W/"v1"` {
-		t.Errorf("revalidation: status %d, ETag %s", rec.Code, rec.Result().Header.Get("Etag"))
+		// A client revalidating its compressed copy sends the tag that
+		// copy carried; the handler sees its own tag, and the 304
+		// carries the compressed copy's tag again.
+		for _, inm := range []string{`W/"v1-` + ce + `"`, `"x,y", W/"v1-` + ce + `"`} {
+			req = httptest.NewRequest("GET", `/?etag="v1"`, nil)
+			req.Header.Set("Accept-Encoding", "gzip, zstd")
+			req.Header.Set("If-None-Match", inm)
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if want := `W/"v1-` + ce + `"`; rec.Code != http.StatusNotModified || rec.Result().Header.Get("Etag") != want {
+				t.Errorf("revalidation of %s: status %d, ETag %s, want 304 with %s", inm, rec.Code, rec.Result().Header.Get("Etag"), want)
+			}
+			if strings.Contains(sawINM, ce) {
+				t.Errorf("revalidation of %s: the handler saw If-None-Match %s", inm, sawINM)
+			}
+			if req.Header.Get("If-None-Match") != inm {
+				t.Error("the caller's request was modified")
+			}
+		}
+		// A client revalidating an identity copy gets the identity tag.
+		req = httptest.NewRequest("GET", `/?etag="v1"`, nil)
+		req.Header.Set("Accept-Encoding", ce)
+		req.Header.Set("If-None-Match", `"v1"`)
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusNotModified || rec.Result().Header.Get("Etag") != `"v1"` {
+			t.Errorf("revalidation of the identity copy: status %d, ETag %s", rec.Code, rec.Result().Header.Get("Etag"))
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package gzpool
+package httpcompress
 
 import (
 	"bufio"
@@ -178,7 +178,8 @@ func (h *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 // middleware writes nothing afterwards, and the pooled writers serve later
 // responses whole.
 func TestHandlerHijackMidResponse(t *testing.T) {
-	for _, written := range []string{"short", bigBody} {
+	for _, tc := range []struct{ ce, written string }{{"gzip", "short"}, {"gzip", bigBody}, {"zstd", "short"}, {"zstd", bigBody}} {
+		ce, written := tc.ce, tc.written
 		h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, written)
 			if _, _, err := w.(http.Hijacker).Hijack(); err != nil {
@@ -192,17 +193,17 @@ func TestHandlerHijackMidResponse(t *testing.T) {
 			}
 		}))
 		req := httptest.NewRequest("GET", "/", nil)
-		req.Header.Set("Accept-Encoding", "gzip")
+		req.Header.Set("Accept-Encoding", ce)
 		w := &hijackRecorder{countingWriter: countingWriter{h: make(http.Header)}}
 		h.ServeHTTP(w, req)
 		if !w.hijacked {
 			t.Fatal("not hijacked")
 		}
 		if w.n == 0 {
-			t.Errorf("%d bytes written before Hijack did not go out", len(written))
+			t.Errorf("%s: %d bytes written before Hijack did not go out", ce, len(written))
 		}
-		rec := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, bigBody) }, "GET", "gzip")
-		if gunzip(t, rec.Body.Bytes()) != bigBody {
+		rec := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, bigBody) }, "GET", ce)
+		if string(decodeBody(t, ce, rec.Body.Bytes())) != bigBody {
 			t.Fatal("response after a hijack differs")
 		}
 	}

@@ -1,4 +1,4 @@
-package gzpool
+package httpcompress
 
 import (
 	"fmt"

@@ -1,0 +1,104 @@
+// Package httpcompress is an HTTP middleware that compresses responses
+// with zstd or gzip, as the client prefers, using pooled compressors.
+//
+// Handler(h) serves h with its responses compressed. It replaces
+// gzpool.Handler, which now forwards here.
+//
+// # Negotiation
+//
+// Handler reads the request's Accept-Encoding by RFC 9110's q-values:
+// coding names are case-insensitive; q=0 refuses a coding; "*" stands for
+// every coding the field does not name; identity named with a higher q
+// than every coding keeps the response uncompressed. Of zstd (RFC 8878)
+// and gzip (also spelled x-gzip), the one with the higher q wins, zstd at
+// equal q: browsers send "gzip, deflate, br, zstd" (Chrome and Edge since
+// 123, Firefox since 126), and zstd at its fastest level is both cheaper
+// and smaller than gzip. WithoutZstd answers with gzip only.
+//
+// # What it compresses
+//
+// A response is compressed when the method is not HEAD, the status is not
+// 1xx, 204, 206 or 304, the handler set no Content-Encoding or
+// Content-Range of its own, its Content-Type (set, or sniffed from the
+// first 512 bytes as net/http would) is not compressed already (images
+// other than SVG, BMP and icons; audio; video; WOFF fonts; zip, gzip,
+// zstd, brotli, bzip2, xz, 7z and rar archives), and the body reaches the
+// minimum size (DefaultMinSize unless WithMinSize): Handler buffers the
+// first bytes to decide, or goes by the Content-Length the handler set. A
+// compressed response carries Content-Encoding and no Content-Length.
+// Handler adds "Vary: Accept-Encoding" to every response it might have
+// compressed, whether it did or not, keeping any Vary the handler sets.
+// (For requests that accept no coding, h gets the server's ResponseWriter
+// itself: there, a handler that replaces Vary with Header().Set rather than
+// adding to it drops Accept-Encoding, which costs caches only a missed
+// compression.)
+//
+// # Ranges and validators
+//
+// Byte ranges and entity tags describe one representation. A compressed
+// response therefore has no Accept-Ranges field, and its entity tags name
+// their coding, as weak tags: "v1" and W/"v1" become W/"v1-zstd" or
+// W/"v1-gzip", so the identity, gzip and zstd representations never share
+// a tag, and If-Range, which never matches a weak tag, cannot splice
+// ranges of two representations (a value that is not an entity tag is
+// dropped). When a client revalidates a compressed copy, If-None-Match
+// reaches h with the suffix removed, so h compares its own tag, and a 304
+// carries the compressed copy's tag back. A request that accepts a coding
+// and carries Range reaches h without Range and If-Range, so it is
+// answered with the whole body, compressed, never with a 206. Clients that
+// want ranges ask for identity, as browsers do for media and Go's
+// Transport does for a request with a Range. These changes are made on a
+// copy of the request; h's own request is never modified.
+//
+// # Streams, hijacking, upgrades
+//
+// The ResponseWriter Handler passes to h implements http.Flusher: Flush
+// sends everything written so far through the compressor to the client, so
+// an event stream's events reach the client as they are flushed. It also
+// unwraps for http.ResponseController, which reaches the server's
+// deadlines through it. Requests that switch protocols (an Upgrade field
+// with a Connection field naming "upgrade", as a websocket handshake has,
+// or the CONNECT method) reach h untouched, with the server's own
+// ResponseWriter. For other requests, the ResponseWriter is an
+// http.Hijacker whenever the server's is (directly or through Unwrap):
+// Hijack first sends what h has written, and after it Write returns
+// http.ErrHijacked and Handler writes nothing more.
+//
+// # zstd parameters
+//
+// zstd responses are written at zstdpool.SpeedFastest (WithZstdLevel
+// changes it) with a window of ZstdWindow, 256 KiB, well within the 8 MiB
+// RFC 9659 lets an HTTP client require. A body of up to 128 KiB that
+// reaches Handler before it finishes (most JSON and HTML responses) is one
+// block in one single-segment frame, whose window is its own size. No
+// content checksum is written: HTTP runs over TCP and usually TLS, and a
+// truncated body is still caught by zstd's last-block flag.
+//
+// # Cost and memory
+//
+// Once its pools are warm, Handler makes no allocation per response,
+// compressed or not, with either coding, beyond what h allocates, but one
+// for every 64 responses: the Vary and Content-Encoding values it sets are
+// each response's own, never pooled nor shared, because the header map
+// outlives the request, and they are cut 64 at a time from a slab that is
+// never reused. Three cases cost more: sniffing a Content-Type h did not
+// set, rewriting an ETag, and copying a request that carries Range or a
+// revalidated compressed tag.
+//
+// A response being compressed holds a pooled compressor until it ends. A
+// zstd one at SpeedFastest holds at most StreamMemory (1.25 MiB): match
+// tables (256 KiB), a history of ZstdWindow plus one 128 KiB block, the
+// block being filled, and the encoder's block buffers; so 64 concurrent
+// streaming zstd responses hold at most 80 MiB, and TestStreamMemory
+// checks it. (A gzip one holds about 1 MiB, the same order.) Compressors
+// go back to their pools, which, as sync.Pools, drop them at garbage
+// collections; the first-bytes buffer a pooled response writer keeps is
+// capped at 64 KiB.
+//
+// If h panics, Handler neither finishes the response nor returns the
+// half-used compressor to its pool; the panic goes on to the server.
+package httpcompress
+
+// StreamMemory bounds what one zstd response at SpeedFastest holds while
+// it streams, the compressor's state included: see "Cost and memory".
+const StreamMemory = 1280 << 10

@@ -1,0 +1,460 @@
+package httpcompress
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/poolkit/poolkit/internal/encpool"
+	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/zstdpool"
+)
+
+// DefaultMinSize is the smallest response body, in bytes, that Handler
+// compresses unless WithMinSize says otherwise. Below about a kilobyte the
+// coding's framing and the Content-Encoding header eat most of the saving,
+// and a response usually fits one TCP segment either way.
+const DefaultMinSize = 1024
+
+// maxRetainedBuf is the largest first-bytes buffer a pooled response writer
+// keeps; handlers configured with a larger minimum size allocate theirs
+// per request rather than pinning it in the pool.
+const maxRetainedBuf = 64 << 10
+
+// Option configures Handler.
+type Option func(*handler)
+
+// WithGzipLevel sets the gzip level of Handler's gzip responses, in
+// compress/gzip's numbering: -2 (HuffmanOnly), -1 (the default, 5 for
+// klauspost's gzip) or 0 to 9. Handler panics on other values.
+func WithGzipLevel(level int) Option {
+	return func(h *handler) { h.gzipLevel = level }
+}
+
+// WithZstdLevel sets the zstd level of Handler's zstd responses, one of
+// zstdpool.SpeedFastest (the default) to zstdpool.SpeedBestCompression.
+// Handler panics on other values.
+func WithZstdLevel(level int) Option {
+	return func(h *handler) { h.zstdLevel = level }
+}
+
+// WithoutZstd makes Handler answer with gzip or identity only, as before
+// it spoke zstd.
+func WithoutZstd() Option {
+	return func(h *handler) { h.zstdOff = true }
+}
+
+// WithMinSize sets the smallest response body Handler compresses; shorter
+// bodies are sent as they are. Handler buffers up to n bytes of each
+// response to decide, unless the handler sets Content-Length. Zero or less
+// compresses every body.
+func WithMinSize(n int) Option {
+	return func(h *handler) { h.minSize = max(n, 0) }
+}
+
+// Handler returns an http.Handler that serves h with its responses
+// compressed, with zstd or gzip as the client accepts, using pooled
+// compressors. See the package documentation for what it compresses, how
+// it negotiates, what it does to validators and ranges, and what it costs.
+//
+// If h panics, Handler neither finishes the response nor returns the
+// half-used compressor to its pool; the panic goes on to the server.
+func Handler(h http.Handler, opts ...Option) http.Handler {
+	hd := &handler{next: h, gzipLevel: -1, zstdLevel: zstdpool.SpeedFastest, minSize: DefaultMinSize}
+	for _, opt := range opts {
+		opt(hd)
+	}
+	if hd.gzipLevel < encpool.GzipMinLevel || hd.gzipLevel > encpool.GzipMaxLevel {
+		panic(fmt.Sprintf("httpcompress.Handler: invalid gzip level %d, want %d to %d", hd.gzipLevel, encpool.GzipMinLevel, encpool.GzipMaxLevel))
+	}
+	if hd.zstdLevel < zstdpool.SpeedFastest || hd.zstdLevel > zstdpool.SpeedBestCompression {
+		panic(fmt.Sprintf("httpcompress.Handler: invalid zstd level %d, want %d (SpeedFastest) to %d (SpeedBestCompression)", hd.zstdLevel, zstdpool.SpeedFastest, zstdpool.SpeedBestCompression))
+	}
+	hd.zstd = zstdPool(hd.zstdLevel)
+	return hd
+}
+
+type handler struct {
+	next      http.Handler
+	zstd      *encpool.ZstdPool
+	gzipLevel int
+	zstdLevel int
+	minSize   int
+	zstdOff   bool
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isUpgrade(r) {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	hdr := w.Header()
+	vals := newHeaderValues()
+	addVary(hdr, vals[0:1:1])
+	if r.Method == http.MethodHead {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	c := negotiate(r.Header["Accept-Encoding"], true, !h.zstdOff)
+	if c == identity {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	var held coding // the coding of the copy the client revalidates
+	r, held = adaptRequest(r)
+	rw := getResponseWriter(w, h)
+	rw.vals = vals
+	rw.coding = c
+	rw.held = held
+	defer rw.release() // also when h panics: then rw.done is false
+	var hw http.ResponseWriter = rw
+	if canHijack(w) {
+		hw = hijackWriter{rw} // one pointer: no allocation
+	}
+	h.next.ServeHTTP(hw, r)
+	rw.finish()
+}
+
+// isUpgrade reports whether r asks to switch protocols: it has an Upgrade
+// field and its Connection field names "upgrade" (a websocket or h2c
+// handshake), or it is a CONNECT (also HTTP/2's extended CONNECT for
+// websockets). Its response is a tunnel, not a body to compress.
+func isUpgrade(r *http.Request) bool {
+	if r.Method == http.MethodConnect {
+		return true
+	}
+	if len(r.Header["Upgrade"]) == 0 {
+		return false
+	}
+	for _, v := range r.Header["Connection"] {
+		for v != "" {
+			var f string
+			f, v, _ = strings.Cut(v, ",")
+			if strings.EqualFold(strings.TrimSpace(f), "upgrade") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// canHijack reports whether w, or a writer it unwraps to (the chain
+// http.ResponseController follows), is an http.Hijacker.
+func canHijack(w http.ResponseWriter) bool {
+	for {
+		switch t := w.(type) {
+		case http.Hijacker:
+			return true
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return false
+		}
+	}
+}
+
+// Response writer states.
+const (
+	undecided   = iota // buffering the first bytes
+	passthrough        // sending the body as the handler writes it
+	compressing        // sending the body through the compressor
+)
+
+// responseWriter is the http.ResponseWriter Handler gives the wrapped
+// handler. It is pooled: a ResponseWriter must not be used after
+// ServeHTTP returns (net/http's rule), so Handler owns it again then.
+type responseWriter struct {
+	w        http.ResponseWriter
+	h        *handler
+	gz       *encpool.Gzip // set while compressing with gzip
+	zs       *encpool.Zstd // set while compressing with zstd
+	vals     *[numVals]string
+	buf      []byte // the first bytes, while undecided
+	status   int    // 0 until the handler sets one
+	state    int
+	coding   coding // the coding negotiated, never identity
+	held     coding // the coding of the copy the client revalidates
+	done     bool   // finish ran to the end
+	hijacked bool   // the handler took over the connection
+}
+
+// hijackWriter is the responseWriter of a request whose server
+// ResponseWriter can be hijacked: it adds http.Hijacker, so that
+// w.(http.Hijacker) works as it does without the middleware.
+type hijackWriter struct{ *responseWriter }
+
+// Hijack sends what the handler has written so far, as net/http does
+// before it hands over the connection, then hijacks the underlying
+// ResponseWriter. After a successful Hijack, Write returns
+// http.ErrHijacked and the middleware writes nothing more.
+func (hw hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	rw := hw.responseWriter
+	if rw.hijacked {
+		return nil, nil, http.ErrHijacked
+	}
+	switch rw.state {
+	case undecided:
+		if rw.status != 0 {
+			rw.startPassthrough()
+		}
+	case compressing:
+		if err := rw.flushEncoder(); err != nil {
+			return nil, nil, err
+		}
+	}
+	conn, brw, err := http.NewResponseController(rw.w).Hijack()
+	if err == nil {
+		rw.hijacked = true
+	}
+	return conn, brw, err
+}
+
+// rwPool holds pointers, so Get and Put allocate nothing.
+var rwPool pool.Pool[*responseWriter]
+
+func getResponseWriter(w http.ResponseWriter, h *handler) *responseWriter {
+	rw := rwPool.Get()
+	if rw == nil {
+		rw = new(responseWriter)
+	}
+	rw.w, rw.h = w, h
+	return rw
+}
+
+// release returns rw to its pool, emptied. When finish did not run to the
+// end (the handler panicked, or writing to the client panicked), the
+// compressor may be half-way through a stream: it is dropped, not pooled.
+func (rw *responseWriter) release() {
+	if rw.done {
+		if rw.gz != nil {
+			encpool.PutGzip(rw.gz)
+		}
+		if rw.zs != nil {
+			rw.h.zstd.Put(rw.zs)
+		}
+	}
+	buf := rw.buf[:0]
+	if cap(buf) > maxRetainedBuf {
+		buf = nil
+	}
+	*rw = responseWriter{buf: buf}
+	rwPool.Put(rw)
+}
+
+// Header returns the header map of the underlying ResponseWriter.
+func (rw *responseWriter) Header() http.Header { return rw.w.Header() }
+
+// Unwrap returns the underlying ResponseWriter, for
+// http.ResponseController.
+func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
+
+// WriteHeader records the status. Informational statuses other than 101
+// go to the client at once; a response that cannot be compressed is
+// started at once, and others wait for the first bytes of the body. As in
+// net/http, a code that is not three digits panics, unless the call is
+// superfluous.
+func (rw *responseWriter) WriteHeader(code int) {
+	if rw.hijacked || rw.status != 0 || rw.state != undecided {
+		return // superfluous, as net/http ignores it
+	}
+	if code < 100 || code > 999 {
+		// net/http's check (go.dev/issue/22880), with its message.
+		panic(fmt.Sprintf("invalid WriteHeader code %v", code))
+	}
+	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+		rw.w.WriteHeader(code)
+		return
+	}
+	rw.status = code
+	if !rw.compressible() {
+		rw.startPassthrough()
+		return
+	}
+	if cl := rw.w.Header().Get("Content-Length"); cl != "" {
+		if n, err := strconv.ParseInt(cl, 10, 64); err == nil && n < int64(rw.h.minSize) {
+			rw.startPassthrough()
+		}
+	}
+}
+
+// compressible reports whether the status and headers allow compression:
+// a status with a body that is not a range, no Content-Encoding or
+// Content-Range of the handler's own, and a Content-Type, when set, that
+// is not compressed already.
+func (rw *responseWriter) compressible() bool {
+	switch rw.status {
+	case http.StatusSwitchingProtocols, http.StatusNoContent,
+		http.StatusPartialContent, http.StatusNotModified:
+		return false
+	}
+	hdr := rw.w.Header()
+	if len(hdr["Content-Encoding"]) > 0 || len(hdr["Content-Range"]) > 0 {
+		return false
+	}
+	ct := hdr["Content-Type"]
+	return len(ct) == 0 || compressibleType(ct[0])
+}
+
+// Write buffers or compresses p.
+func (rw *responseWriter) Write(p []byte) (int, error) {
+	if rw.hijacked {
+		return 0, http.ErrHijacked
+	}
+	if rw.status == 0 {
+		rw.WriteHeader(http.StatusOK)
+	}
+	switch rw.state {
+	case passthrough:
+		return rw.w.Write(p)
+	case compressing:
+		return rw.encWrite(p)
+	}
+	if len(rw.buf)+len(p) < rw.h.minSize {
+		rw.buf = append(rw.buf, p...)
+		return len(p), nil
+	}
+	if err := rw.startCompression(p); err != nil {
+		return 0, err
+	}
+	if rw.state == passthrough { // a sniffed type that is compressed already
+		return rw.w.Write(p)
+	}
+	return rw.encWrite(p)
+}
+
+// encWrite compresses p.
+func (rw *responseWriter) encWrite(p []byte) (int, error) {
+	if rw.zs != nil {
+		return rw.zs.E.Write(p)
+	}
+	return rw.gz.W.Write(p)
+}
+
+// flushEncoder sends what the compressor holds to the client's writer.
+func (rw *responseWriter) flushEncoder() error {
+	if rw.zs != nil {
+		return rw.zs.E.Flush()
+	}
+	return rw.gz.W.Flush()
+}
+
+// startPassthrough sends the header and the buffered bytes as they are.
+func (rw *responseWriter) startPassthrough() {
+	rw.state = passthrough
+	hdr := rw.w.Header()
+	addVary(hdr, headerValue(rw.vals, valVary)) // the handler may have replaced it
+	if rw.status == http.StatusNotModified && rw.held != identity {
+		// The client revalidates its compressed copy: this response
+		// updates that copy's stored fields, its tag included.
+		tagETags(hdr, rw.held)
+	}
+	rw.w.WriteHeader(rw.status)
+	if len(rw.buf) > 0 {
+		_, _ = rw.w.Write(rw.buf) // a failed write shows on the next one
+		rw.buf = rw.buf[:0]
+	}
+}
+
+// startCompression sends the header of a compressed response and the
+// buffered bytes through a pooled compressor. next is the data about to
+// be written, used with the buffer to sniff a missing Content-Type; a
+// sniffed type that is compressed already starts a passthrough instead.
+func (rw *responseWriter) startCompression(next []byte) error {
+	hdr := rw.w.Header()
+	if _, ok := hdr["Content-Type"]; !ok {
+		// Sniff the uncompressed data, as net/http would: it would
+		// otherwise sniff the compressed bytes.
+		sniff := rw.buf
+		if len(sniff) < 512 && len(next) > 0 {
+			sniff = append(sniff, next[:min(len(next), 512-len(sniff))]...)
+			rw.buf = sniff[:len(rw.buf)]
+		}
+		ct := http.DetectContentType(sniff)
+		hdr["Content-Type"] = []string{ct}
+		if !compressibleType(ct) {
+			rw.startPassthrough()
+			return nil
+		}
+	}
+	delete(hdr, "Content-Length")
+	// Ranges and strong validators belong to the uncompressed data.
+	delete(hdr, "Accept-Ranges")
+	tagETags(hdr, rw.coding)
+	addVary(hdr, headerValue(rw.vals, valVary)) // the handler may have replaced it
+	rw.state = compressing
+	if rw.coding == codingZstd {
+		hdr["Content-Encoding"] = headerValue(rw.vals, valZstd)
+		rw.w.WriteHeader(rw.status)
+		rw.zs = rw.h.zstd.Get()
+		rw.zs.Sink.W = rw.w
+	} else {
+		hdr["Content-Encoding"] = headerValue(rw.vals, valGzip)
+		rw.w.WriteHeader(rw.status)
+		rw.gz = encpool.GetGzip(rw.h.gzipLevel)
+		rw.gz.Sink.W = rw.w
+	}
+	if len(rw.buf) > 0 {
+		_, err := rw.encWrite(rw.buf)
+		rw.buf = rw.buf[:0]
+		return err
+	}
+	return nil
+}
+
+// Flush sends everything written so far to the client, compressed if the
+// response is compressed.
+func (rw *responseWriter) Flush() { _ = rw.FlushError() }
+
+// FlushError is Flush returning the error, for http.ResponseController.
+func (rw *responseWriter) FlushError() error {
+	if rw.hijacked {
+		return http.ErrHijacked
+	}
+	if rw.status == 0 {
+		rw.WriteHeader(http.StatusOK)
+	}
+	if rw.state == undecided {
+		// A flushing handler is streaming: compress what is to come.
+		if err := rw.startCompression(nil); err != nil {
+			return err
+		}
+	}
+	if rw.state == compressing {
+		if err := rw.flushEncoder(); err != nil {
+			return err
+		}
+	}
+	if f, ok := rw.w.(http.Flusher); ok {
+		f.Flush()
+		return nil
+	}
+	return http.NewResponseController(rw.w).Flush()
+}
+
+// finish completes the response after the handler returned normally:
+// sends a short buffered body as it is, or ends the compressed stream.
+func (rw *responseWriter) finish() {
+	if rw.hijacked {
+		// The connection is the handler's: write nothing. The
+		// compressor is between calls, so its pool's Put makes it new.
+		rw.done = true
+		return
+	}
+	switch rw.state {
+	case undecided:
+		if rw.status != 0 {
+			rw.startPassthrough()
+		}
+	case compressing:
+		// The client sees a truncated body on error.
+		if rw.zs != nil {
+			_ = rw.zs.E.Close()
+		} else {
+			_ = rw.gz.W.Close()
+		}
+	}
+	rw.done = true
+}

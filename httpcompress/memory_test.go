@@ -1,0 +1,126 @@
+package httpcompress
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/poolkit/poolkit/internal/pooltest"
+)
+
+// flushWriter is a countingWriter that can be flushed, as a server's
+// ResponseWriter can.
+type flushWriter struct{ countingWriter }
+
+func (f *flushWriter) Flush() {}
+
+// TestStreamMemory holds 64 streaming responses open at once, each having
+// written 400 KiB (more than its window and its block, so every buffer a
+// stream can grow is grown) with flushes in between, and checks that the
+// heap they hold stays within 64 × StreamMemory, the bound the package
+// documentation states.
+func TestStreamMemory(t *testing.T) {
+	pooltest.SkipIfRace(t) // the detector's shadow memory would count
+	for _, ce := range []string{"zstd", "gzip"} {
+		t.Run(ce, func(t *testing.T) { testStreamMemory(t, ce) })
+	}
+}
+
+func testStreamMemory(t *testing.T, ce string) {
+	const streams = 64
+	chunk := rangeFile[:16<<10]
+	var started, release sync.WaitGroup
+	started.Add(streams)
+	release.Add(1)
+	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for i := range 25 {
+			w.Write(chunk)
+			if i%5 == 4 {
+				w.(http.Flusher).Flush()
+			}
+		}
+		started.Done()
+		release.Wait()
+		w.Write(chunk)
+	}))
+	// Empty the pools, so that every stream makes its compressor now and
+	// the baseline holds none.
+	runtime.GC()
+	runtime.GC()
+	var before, during runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var done sync.WaitGroup
+	writers := make([]*flushWriter, streams)
+	for i := range streams {
+		writers[i] = &flushWriter{countingWriter{h: make(http.Header)}}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Header.Set("Accept-Encoding", ce)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			h.ServeHTTP(writers[i], req)
+		}()
+	}
+	started.Wait()
+	runtime.GC()
+	runtime.ReadMemStats(&during)
+	release.Done()
+	done.Wait()
+	held := int64(during.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d streaming %s responses hold %d KiB, %d KiB each", streams, ce, held>>10, held/streams>>10)
+	if held > streams*StreamMemory {
+		t.Errorf("%d streaming %s responses hold %d bytes, above %d × StreamMemory = %d", streams, ce, held, streams, streams*StreamMemory)
+	}
+	for i, w := range writers {
+		if w.h.Get("Content-Encoding") != ce || w.n == 0 {
+			t.Fatalf("stream %d: Content-Encoding %q, %d bytes", i, w.h.Get("Content-Encoding"), w.n)
+		}
+	}
+}
+
+// TestZstdWindow reads the frame headers of zstd responses with
+// klauspost's header decoder and checks the window a client must hold: at
+// most 8 MiB, as RFC 9659 requires of HTTP senders, and for a body that
+// fits one block, no more than the body.
+func TestZstdWindow(t *testing.T) {
+	for _, n := range []int{2000, 100 << 10, 1 << 20, 3 << 20} {
+		body := bytes.Repeat(rangeFile, n/len(rangeFile)+1)[:n]
+		for _, flush := range []bool{false, true} {
+			h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				for rest := body; len(rest) > 0; {
+					k := min(len(rest), 64<<10)
+					w.Write(rest[:k])
+					if flush {
+						w.(http.Flusher).Flush()
+					}
+					rest = rest[k:]
+				}
+			}))
+			rec := serve(t, h.ServeHTTP, "GET", "zstd")
+			if rec.Header().Get("Content-Encoding") != "zstd" {
+				t.Fatalf("n=%d: not zstd", n)
+			}
+			var hdr zstd.Header
+			if err := hdr.Decode(rec.Body.Bytes()); err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			window := hdr.WindowSize
+			if hdr.SingleSegment {
+				window = hdr.FrameContentSize
+			}
+			if window > 8<<20 || window > ZstdWindow && window > uint64(n) {
+				t.Errorf("n=%d flush=%v: window %d bytes", n, flush, window)
+			}
+			if got := decodeBody(t, "zstd", rec.Body.Bytes()); len(got) != n {
+				t.Errorf("n=%d flush=%v: decodes to %d bytes", n, flush, len(got))
+			}
+		}
+	}
+}
