@@ -7,17 +7,22 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 // hotService is the testdata/hotpaths program, running.
@@ -434,5 +439,112 @@ func TestHasProfileFlag(t *testing.T) {
 		if got := hasProfileFlag(c.args); got != c.want {
 			t.Errorf("hasProfileFlag(%q) = %v", c.args, got)
 		}
+	}
+}
+
+// TestAllocsProfileBomb checks that a gzip bomb, from a file or a URL,
+// is refused with the limit named, and that reading it allocates about
+// the limit, not the gigabyte it inflates to.
+func TestAllocsProfileBomb(t *testing.T) {
+	pooltest.SkipIfRace(t)                   // the race detector's shadow memory would blur the figure
+	bomb := pooltest.GzipBomb(t, 16, 64<<20) // about 1 MiB, 1 GiB inflated
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bomb.pb.gz")
+	if err := os.WriteFile(file, bomb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/encoded/debug/pprof/allocs" {
+			// The transport inflates this one itself, transparently.
+			w.Header().Set("Content-Encoding", "gzip")
+		}
+		w.Write(bomb)
+	}))
+	defer srv.Close()
+	// At most: the limit read, decompressed and each grown by doubling,
+	// and some slack; far under the bomb's 1 GiB.
+	bound := func(limitMiB uint64) uint64 { return (4*limitMiB + 16) << 20 }
+	for _, c := range []struct {
+		name  string
+		args  []string
+		want  string
+		bound uint64
+	}{
+		{"file", []string{"-profile", file}, "bomb.pb.gz: profile larger than the limit: it decompresses to more than 64 MiB (-max-profile-mib 64)",
+			bound(64)},
+		{"file under -max-profile-mib 2", []string{"-profile", file, "-max-profile-mib", "2"}, "decompresses to more than 2 MiB", bound(2)},
+		{"URL", []string{"-profile", srv.URL, "-seconds", "1"}, "decompresses to more than 64 MiB", bound(64)},
+		{"URL under -max-profile-mib 2", []string{"-profile", srv.URL, "-seconds", "1", "-max-profile-mib", "2"},
+			"decompresses to more than 2 MiB", bound(2)},
+		{"URL, Content-Encoding gzip", []string{"-profile", srv.URL + "/encoded/debug/pprof/allocs", "-seconds", "1"},
+			"profile larger than the limit: it is larger than 64 MiB", bound(64)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			code, out, errOut := runIn(t, dir, append([]string{"allocs"}, c.args...)...)
+			runtime.ReadMemStats(&after)
+			if code != 1 || out != "" || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "raise the limit with -max-profile-mib") {
+				t.Errorf("exit %d\nstderr %q\nwant   %q", code, errOut, c.want)
+			}
+			grew := after.TotalAlloc - before.TotalAlloc
+			t.Logf("allocated %d MiB", grew>>20)
+			if grew > c.bound {
+				t.Errorf("reading a bomb of 1 GiB allocated %d MiB, want at most %d", grew>>20, c.bound>>20)
+			}
+		})
+	}
+}
+
+// TestAllocsProfileUnsymbolized checks that a profile whose stacks hold
+// addresses only is called unsymbolized, with the command that fixes it.
+func TestAllocsProfileUnsymbolized(t *testing.T) {
+	var buf bytes.Buffer
+	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range p.Location {
+		l.Line = nil
+	}
+	p.Function = nil
+	file := writeTestProfile(t, p)
+	code, out, errOut := runIn(t, ".", "allocs", "-profile", file)
+	if code != 1 || out != "" || !strings.Contains(errOut, "is not symbolized: its allocations' stacks hold addresses only") ||
+		!strings.Contains(errOut, "go tool pprof -proto -output symbolized.pb.gz BINARY PROFILE") ||
+		strings.Contains(errOut, "pprof endpoint's own") {
+		t.Errorf("exit %d\nstderr %q", code, errOut)
+	}
+}
+
+// TestAllocsProfileHostileError checks that what a server says with an
+// error status reaches the terminal with its control bytes escaped.
+func TestAllocsProfileHostileError(t *testing.T) {
+	body := "denied\x1b]0;owned\x07\x1b[2J\r\u202egnp.exe" + strings.Repeat("x", 400)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	code, out, errOut := runIn(t, ".", "allocs", "-profile", srv.URL, "-seconds", "1")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, r := range errOut {
+		if r != '\n' && !unicode.IsPrint(r) {
+			t.Fatalf("stderr holds %U:\n%q", r, errOut)
+		}
+	}
+	want := `answered 403 Forbidden: "denied\x1b]0;owned\a\x1b[2J\r\u202egnp.exe` + "xxx"
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "x\"…") || strings.Count(errOut, "x") > 320 {
+		t.Errorf("stderr %q\nwant %q, cut at 300 bytes", errOut, want)
+	}
+	// Plain text is shown as it is.
+	if got := quoteBody("Unknown profile: nosuch\n"); got != "Unknown profile: nosuch" {
+		t.Errorf("quoteBody of plain text = %q", got)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/poolkit/poolkit/internal/memprof"
 )
@@ -33,11 +34,8 @@ type profileConfig struct {
 	format     string
 	save       string
 	user       memprof.UserCode
+	limit      int64 // bytes of profile read, and once decompressed
 }
-
-// maxProfileSize bounds what poolkit reads from a URL or a file: a
-// service's memory profile is kilobytes to a few megabytes.
-const maxProfileSize = 256 << 20
 
 // defaultProfileTop is -top's default with -profile.
 const defaultProfileTop = 15
@@ -63,6 +61,8 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 	top := fs.Int("top", defaultProfileTop, "show the `n` sites that allocate most; 0 shows all")
 	format := fs.String("format", "text", "output `format`: text or json")
 	save := fs.String("save", "", "also write the profile fetched from a URL to `file`, to read again later with -profile")
+	limitMiB := fs.Int64("max-profile-mib", memprof.DefaultLimit>>20, "read at most `MiB` of profile, compressed and decompressed alike: "+
+		"a gzipped file or answer that inflates past it is refused before it fills the memory")
 	user := fs.String("user", "", "comma-separated package path `prefixes` that are your code (\"main\" for package main); "+
 		"default: everything but the runtime, the standard library and well-known third-party modules")
 	fs.Usage = func() {
@@ -79,7 +79,7 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("-profile takes no packages, got %q", fs.Args())
 	}
-	cfg := &profileConfig{source: *source, seconds: *seconds, top: *top, format: *format, save: *save}
+	cfg := &profileConfig{source: *source, seconds: *seconds, top: *top, format: *format, save: *save, limit: *limitMiB << 20}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seconds" {
 			cfg.secondsSet = true
@@ -92,6 +92,8 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 		return nil, fmt.Errorf("-seconds must be at least 1, got %d", cfg.seconds)
 	case cfg.top < 0:
 		return nil, fmt.Errorf("-top must not be negative, got %d", cfg.top)
+	case *limitMiB < 1 || *limitMiB > 1<<20:
+		return nil, fmt.Errorf("-max-profile-mib must be between 1 and %d, got %d", 1<<20, *limitMiB)
 	case cfg.format != "text" && cfg.format != "json":
 		return nil, fmt.Errorf("-format must be text or json, got %q", cfg.format)
 	}
@@ -145,6 +147,9 @@ type profileReport struct {
 	rate     int64
 	sites    []memprof.Site
 	pprofOwn int64 // allocations of the pprof endpoint serving the profile, left out
+	// unsymbolized are the allocations whose stacks name no function,
+	// left out.
+	unsymbolized int64
 }
 
 // dropPprof removes the allocations net/http/pprof made while serving
@@ -184,7 +189,7 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 			return nil, err
 		}
 		source = u
-		data, err = fetchProfile(ctx, u, cfg.seconds, progress)
+		data, err = fetchProfile(ctx, u, cfg.seconds, cfg.limit, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -201,20 +206,20 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 		if err != nil {
 			return nil, fmt.Errorf("reading the profile: %v", err)
 		}
-		data, err = io.ReadAll(io.LimitReader(f, maxProfileSize+1))
+		data, err = readAtMost(f, cfg.limit+1)
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %v", cfg.source, err)
-		}
-		if len(data) > maxProfileSize {
-			return nil, fmt.Errorf("%s is larger than %d MiB: not a memory profile", cfg.source, maxProfileSize>>20)
 		}
 	}
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s is empty: no profile in it", source)
 	}
-	prof, err := memprof.Parse(bytes.NewReader(data))
+	prof, err := memprof.Parse(data, cfg.limit)
 	switch {
+	case errors.Is(err, memprof.ErrTooLarge):
+		return nil, fmt.Errorf("%s: %v (-max-profile-mib %d): a memory profile is kilobytes to a few megabytes; "+
+			"if this one is real, raise the limit with -max-profile-mib", source, err, cfg.limit>>20)
 	case errors.Is(err, memprof.ErrNotProfile):
 		hint := "give a file written by pprof (go test -memprofile, pprof.WriteHeapProfile, curl of /debug/pprof/allocs)"
 		if isURL(cfg.source) {
@@ -255,10 +260,20 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 			"(one sample per %s allocated on average): make the service busy, take a longer -seconds, or sample finer with runtime.MemProfileRate",
 			source, over, fmtSize(float64(prof.Rate)))
 	}
+	rep.unsymbolized = prof.Unsymbolized
 	rep.sites = prof.Sites(cfg.user, newSourceLines().line)
-	if len(rep.sites) == 0 {
+	switch {
+	case len(rep.sites) > 0:
+	case prof.Unsymbolized > 0:
+		return nil, fmt.Errorf("%s is not symbolized: its allocations' stacks hold addresses only, no function names "+
+			"or lines, so no site can be named. Go's runtime/pprof and net/http/pprof write symbolized profiles; "+
+			"this one was converted or written by another tool. Symbolize it against the binary that was profiled: "+
+			"go tool pprof -proto -output symbolized.pb.gz BINARY PROFILE, then read symbolized.pb.gz", source)
+	case rep.pprofOwn > 0:
 		return nil, fmt.Errorf("%s: every allocation sampled was the pprof endpoint's own, serving the profile: "+
 			"the service allocated too little to be sampled (one sample per %s)", source, fmtSize(float64(prof.Rate)))
+	default:
+		return nil, fmt.Errorf("%s: no allocation sampled has a stack, so no site can be named", source)
 	}
 	return rep, nil
 }
@@ -285,7 +300,7 @@ func profileURL(raw string, seconds int) (string, error) {
 
 // fetchProfile asks the endpoint for a delta profile over seconds,
 // showing a progress line on progress while the server waits.
-func fetchProfile(ctx context.Context, u string, seconds int, progress io.Writer) ([]byte, error) {
+func fetchProfile(ctx context.Context, u string, seconds int, limit int64, progress io.Writer) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(seconds)*time.Second+time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -298,7 +313,9 @@ func fetchProfile(ctx context.Context, u string, seconds int, progress io.Writer
 	resp, err := http.DefaultClient.Do(req)
 	var data []byte
 	if err == nil {
-		data, err = io.ReadAll(io.LimitReader(resp.Body, maxProfileSize+1))
+		// Read one byte past the limit, for Parse to refuse; the
+		// transport's transparent gzip decoding is bounded here too.
+		data, err = readAtMost(resp.Body, limit+1)
 		resp.Body.Close()
 	}
 	close(done)
@@ -307,16 +324,62 @@ func fetchProfile(ctx context.Context, u string, seconds int, progress io.Writer
 		return nil, fmt.Errorf("cannot fetch a profile from %s: %v (is the service running, and does it serve net/http/pprof there?)", u, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		msg := strings.TrimSpace(string(data))
-		if len(msg) > 300 {
-			msg = msg[:300] + "…"
-		}
-		return nil, fmt.Errorf("%s answered %s: %s", u, resp.Status, msg)
-	}
-	if len(data) > maxProfileSize {
-		return nil, fmt.Errorf("%s sent more than %d MiB: not a memory profile", u, maxProfileSize>>20)
+		return nil, fmt.Errorf("%s answered %s: %s", u, quoteBody(resp.Status), quoteBody(string(data)))
 	}
 	return data, nil
+}
+
+// readAtMost reads r to its end or n bytes, whichever comes first. Its
+// buffer doubles as it grows, up to n, so that reading n bytes allocates
+// at most about 3n (io.ReadAll's smaller steps allocate several times n,
+// and bytes.Buffer's doubling past n up to 4n).
+func readAtMost(r io.Reader, n int64) ([]byte, error) {
+	buf := make([]byte, 0, min(n, 4096))
+	for int64(len(buf)) < n {
+		if len(buf) == cap(buf) {
+			buf = append(make([]byte, 0, min(n, 2*int64(cap(buf)))), buf...)
+		}
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// quoteBody returns the start of a server's text, up to 300 bytes, for
+// an error message: as it is when it is printable text on one line,
+// otherwise Go-quoted, so that the control bytes of a hostile or broken
+// server (terminal escape sequences, carriage returns, bidirectional
+// overrides) reach the terminal as visible escapes, not as commands.
+func quoteBody(s string) string {
+	s = strings.TrimSpace(s)
+	cut := len(s) > 300
+	if cut {
+		n := 300
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n-- // not inside a character
+		}
+		s = s[:n]
+	}
+	printable := utf8.ValidString(s)
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			printable = false
+			break
+		}
+	}
+	if !printable {
+		s = strconv.Quote(s)
+	}
+	if cut {
+		s += "…"
+	}
+	return s
 }
 
 // showProgress prints a line while the server collects the delta: on a
@@ -466,6 +529,10 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 	if r.pprofOwn > 0 {
 		fmt.Fprintf(w, "Left out: %s %s by the net/http/pprof handler itself while it served the profile.\n",
 			fmtCount(r.perSec(r.pprofOwn)), unitA)
+	}
+	if r.unsymbolized > 0 {
+		fmt.Fprintf(w, "Left out: %s %s whose stacks hold addresses only, no function names (unsymbolized).\n",
+			fmtCount(r.perSec(r.unsymbolized)), unitA)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%12s %12s  %s\n", unitA, unitB, "site: first frame in your code")

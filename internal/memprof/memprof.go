@@ -8,11 +8,12 @@ package memprof
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/poolkit/poolkit/gzpool"
 )
 
 // DefaultRate is the Go runtime's default runtime.MemProfileRate: one
@@ -45,6 +46,9 @@ type Profile struct {
 	// (runtime.MemProfileRate), 0 if the profile does not say.
 	Rate int64
 	Time time.Time // when the profile was taken, zero if unknown
+	// Unsymbolized are the objects of samples whose stacks hold
+	// addresses only, no function or line: Samples leaves them out.
+	Unsymbolized int64
 }
 
 // ErrNotProfile is wrapped by Parse's error for input that is not a pprof
@@ -55,12 +59,31 @@ var ErrNotProfile = errors.New("not a pprof profile")
 // kind (CPU, goroutine, mutex, block).
 var ErrNotMemory = errors.New("not a memory profile")
 
+// ErrTooLarge is wrapped by Parse's error when the profile, as read or
+// once decompressed, is larger than the limit Parse was given.
+var ErrTooLarge = errors.New("profile larger than the limit")
+
+// DefaultLimit is a limit for Parse that holds any real memory profile:
+// a service's profile is kilobytes to a few megabytes, decompressed.
+const DefaultLimit = 64 << 20
+
 // Parse reads a memory profile, gzipped or not, in the protobuf format or
-// the legacy text format (debug=1). Its error wraps ErrNotProfile when r
-// does not hold a profile and ErrNotMemory when it holds another kind; a
-// profile with no samples is not an error (see Profile.Empty).
-func Parse(r io.Reader) (*Profile, error) {
-	prof, err := profile.Parse(r)
+// the legacy text format (debug=1). Neither data nor the profile
+// decompressed may exceed limit bytes: Parse decompresses data itself and
+// stops past limit bytes, so a small file that inflates to gigabytes
+// costs about limit bytes of memory before it is refused with an error
+// wrapping ErrTooLarge. Its
+// error wraps ErrNotProfile when r does not hold a profile and
+// ErrNotMemory when it holds another kind; a profile with no samples is
+// not an error (see Profile.Empty).
+func Parse(data []byte, limit int64) (*Profile, error) {
+	data, err := decompress(data, limit)
+	if err != nil {
+		return nil, err
+	}
+	// data is not gzipped (decompress saw to it), so ParseData decodes
+	// it as it is and decompresses nothing.
+	prof, err := profile.ParseData(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotProfile, err)
 	}
@@ -98,9 +121,49 @@ func Parse(r io.Reader) (*Profile, error) {
 				stack = append(stack, Frame{ln.Function.Name, ln.Function.Filename, ln.Line})
 			}
 		}
+		if len(stack) == 0 {
+			p.Unsymbolized += s.Value[objIdx]
+			continue
+		}
 		p.Samples = append(p.Samples, Sample{Stack: stack, Objects: s.Value[objIdx], Bytes: s.Value[byteIdx]})
 	}
 	return p, nil
+}
+
+// decompress returns data, decompressed when it is gzipped, or an error
+// when data or what it inflates to is larger than limit.
+func decompress(data []byte, limit int64) ([]byte, error) {
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w: it is larger than %s", ErrTooLarge, fmtLimit(limit))
+	}
+	if !isGzip(data) {
+		return data, nil
+	}
+	plain, err := gzpool.AppendDecompress(nil, data, limit)
+	switch {
+	case errors.Is(err, gzpool.ErrLimit):
+		return nil, fmt.Errorf("%w: it decompresses to more than %s", ErrTooLarge, fmtLimit(limit))
+	case err != nil:
+		return nil, fmt.Errorf("%w: decompressing: %v", ErrNotProfile, err)
+	}
+	if isGzip(plain) {
+		// pprof compresses a profile once; a second layer would be
+		// decompressed again by the parser, without a limit.
+		return nil, fmt.Errorf("%w: it is gzipped twice", ErrNotProfile)
+	}
+	return plain, nil
+}
+
+// isGzip reports whether b starts with gzip's magic number, as pprof's
+// parser tests it.
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// fmtLimit prints a limit in MiB when it is a whole number of them.
+func fmtLimit(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // describe names the kind of a profile that is not a memory profile.
@@ -123,6 +186,9 @@ func describe(prof *profile.Profile, kinds []string) string {
 
 // Empty reports whether the profile holds no allocation at all.
 func (p *Profile) Empty() bool {
+	if p.Unsymbolized > 0 {
+		return false
+	}
 	for _, s := range p.Samples {
 		if s.Objects > 0 {
 			return false

@@ -3,10 +3,16 @@ package memprof
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"runtime"
 	"runtime/pprof"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 func TestFuncPackage(t *testing.T) {
@@ -77,7 +83,7 @@ func TestParseOwnHeapProfile(t *testing.T) {
 	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Parse(&buf)
+	p, err := Parse(buf.Bytes(), DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,14 +108,109 @@ func TestParseOwnHeapProfile(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	if _, err := Parse(strings.NewReader("not a profile")); !errors.Is(err, ErrNotProfile) {
+	if _, err := Parse([]byte("not a profile"), DefaultLimit); !errors.Is(err, ErrNotProfile) {
 		t.Errorf("text: %v", err)
 	}
 	var buf bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&buf, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Parse(&buf); !errors.Is(err, ErrNotMemory) || !strings.Contains(err.Error(), "goroutine profile") {
+	if _, err := Parse(buf.Bytes(), DefaultLimit); !errors.Is(err, ErrNotMemory) || !strings.Contains(err.Error(), "goroutine profile") {
 		t.Errorf("goroutine profile: %v", err)
+	}
+}
+
+// TestParseLimit checks that Parse refuses a profile that inflates past
+// its limit before it holds the inflated bytes: a 1 MiB file of 16 gzip
+// members of 64 MiB of zeros, 1 GiB decompressed, costs about the limit.
+func TestParseLimit(t *testing.T) {
+	pooltest.SkipIfRace(t) // the race detector's shadow memory would blur the figure
+	bomb := pooltest.GzipBomb(t, 16, 64<<20)
+	for _, limit := range []int64{1 << 20, DefaultLimit} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Parse(bomb, limit)
+		runtime.ReadMemStats(&after)
+		want := fmt.Sprintf("decompresses to more than %d MiB", limit>>20)
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), want) {
+			t.Errorf("limit %d: %v, want ErrTooLarge saying %q", limit, err, want)
+		}
+		// The compressed input, the output up to the limit with the
+		// copies its growth leaves behind, and the decompressor's state:
+		// far under the bomb's 1 GiB.
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(3*limit+int64(len(bomb))+8<<20) {
+			t.Errorf("limit %d MiB: parsing a bomb of %d MiB allocated %d MiB", limit>>20, 16*64, grew>>20)
+		}
+	}
+	// Uncompressed input past the limit is refused as well.
+	if _, err := Parse(make([]byte, 2<<20), 1<<20); !errors.Is(err, ErrTooLarge) ||
+		!strings.Contains(err.Error(), "larger than 1 MiB") {
+		t.Errorf("2 MiB plain under a 1 MiB limit: %v", err)
+	}
+}
+
+// TestParseLimitBoundary checks that a real profile exactly at the limit,
+// decompressed, parses, and one byte under it does not; and that a
+// profile gzipped twice, which pprof's parser would inflate again with no
+// limit, is refused.
+func TestParseLimitBoundary(t *testing.T) {
+	var buf bytes.Buffer
+	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	gz := buf.Bytes()
+	plain, err := gzpool.AppendDecompress(nil, gz, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(len(plain))
+	if _, err := Parse(gz, n); err != nil {
+		t.Errorf("limit = size: %v", err)
+	}
+	if _, err := Parse(plain, n); err != nil {
+		t.Errorf("uncompressed, limit = size: %v", err)
+	}
+	if _, err := Parse(gz, n-1); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("limit = size-1: %v, want ErrTooLarge", err)
+	}
+	twice, err := gzpool.AppendCompress(nil, gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(twice, DefaultLimit); !errors.Is(err, ErrNotProfile) ||
+		!strings.Contains(err.Error(), "gzipped twice") {
+		t.Errorf("gzipped twice: %v", err)
+	}
+}
+
+// TestParseUnsymbolized checks that samples whose locations carry
+// addresses but no lines are counted, not taken for an empty profile.
+func TestParseUnsymbolized(t *testing.T) {
+	var buf bytes.Buffer
+	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs int64
+	for _, s := range p.Sample {
+		objs += s.Value[0]
+	}
+	for _, l := range p.Location {
+		l.Line = nil
+	}
+	p.Function = nil
+	buf.Reset()
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(buf.Bytes(), DefaultLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Samples) != 0 || got.Unsymbolized != objs || objs == 0 || got.Empty() {
+		t.Errorf("%d samples, %d unsymbolized objects (want %d), empty %v", len(got.Samples), got.Unsymbolized, objs, got.Empty())
 	}
 }
