@@ -470,14 +470,14 @@ func TestAllocsProfileBomb(t *testing.T) {
 		want  string
 		bound uint64
 	}{
-		{"file", []string{"-profile", file}, "bomb.pb.gz: profile larger than the limit: it decompresses to more than 64 MiB (-max-profile-mib 64)",
-			bound(64)},
+		{"file", []string{"-profile", file}, "bomb.pb.gz: profile larger than the limit: it decompresses to more than 16 MiB (-max-profile-mib 16)",
+			bound(16)},
 		{"file under -max-profile-mib 2", []string{"-profile", file, "-max-profile-mib", "2"}, "decompresses to more than 2 MiB", bound(2)},
-		{"URL", []string{"-profile", srv.URL, "-seconds", "1"}, "decompresses to more than 64 MiB", bound(64)},
+		{"URL", []string{"-profile", srv.URL, "-seconds", "1"}, "decompresses to more than 16 MiB", bound(16)},
 		{"URL under -max-profile-mib 2", []string{"-profile", srv.URL, "-seconds", "1", "-max-profile-mib", "2"},
 			"decompresses to more than 2 MiB", bound(2)},
 		{"URL, Content-Encoding gzip", []string{"-profile", srv.URL + "/encoded/debug/pprof/allocs", "-seconds", "1"},
-			"profile larger than the limit: it is larger than 64 MiB", bound(64)},
+			"profile larger than the limit: it is larger than 16 MiB", bound(16)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			runtime.GC()

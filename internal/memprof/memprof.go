@@ -65,20 +65,30 @@ var ErrTooLarge = errors.New("profile larger than the limit")
 
 // DefaultLimit is a limit for Parse that holds any real memory profile:
 // a service's profile is kilobytes to a few megabytes, decompressed.
-const DefaultLimit = 64 << 20
+const DefaultLimit = 16 << 20
+
+// costFactor bounds the memory Parse lets pprof's parser take: at most
+// costFactor times the limit, as parseCost estimates it. A real profile
+// costs 6 to 14 times its size, and is estimated at 13 to 24 times.
+const costFactor = 32
 
 // Parse reads a memory profile, gzipped or not, in the protobuf format or
 // the legacy text format (debug=1). Neither data nor the profile
 // decompressed may exceed limit bytes: Parse decompresses data itself and
 // stops past limit bytes, so a small file that inflates to gigabytes
 // costs about limit bytes of memory before it is refused with an error
-// wrapping ErrTooLarge. Its
+// wrapping ErrTooLarge. Nor may the parsing take more than 32 times the
+// limit: a profile of many tiny records (empty samples cost 86 times
+// their size) is refused the same way before it is parsed. Its
 // error wraps ErrNotProfile when r does not hold a profile and
 // ErrNotMemory when it holds another kind; a profile with no samples is
 // not an error (see Profile.Empty).
 func Parse(data []byte, limit int64) (*Profile, error) {
 	data, err := decompress(data, limit)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkCost(data, limit); err != nil {
 		return nil, err
 	}
 	// data is not gzipped (decompress saw to it), so ParseData decodes
@@ -154,14 +164,27 @@ func decompress(data []byte, limit int64) ([]byte, error) {
 	return plain, nil
 }
 
+// checkCost returns an error when parsing data would take more than
+// costFactor times limit.
+func checkCost(data []byte, limit int64) error {
+	if c := parseCost(data); c > costFactor*limit {
+		return fmt.Errorf("%w: parsing its %s of many small records would take about %s of memory, more than %d times the limit",
+			ErrTooLarge, fmtLimit(int64(len(data))), fmtLimit(c), costFactor)
+	}
+	return nil
+}
+
 // isGzip reports whether b starts with gzip's magic number, as pprof's
 // parser tests it.
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
-// fmtLimit prints a limit in MiB when it is a whole number of them.
+// fmtLimit prints a size in MiB, whole or to a tenth, or in bytes.
 func fmtLimit(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

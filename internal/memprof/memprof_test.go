@@ -142,6 +142,22 @@ func TestParseLimit(t *testing.T) {
 			t.Errorf("limit %d MiB: parsing a bomb of %d MiB allocated %d MiB", limit>>20, 16*64, grew>>20)
 		}
 	}
+	// Many tiny records, gzipped: 1 MiB of empty samples (2 bytes each)
+	// is under a 2 MiB limit but would take pprof's parser about 90 MiB.
+	tiny, err := gzpool.AppendCompress(nil, bytes.Repeat([]byte{0x12, 0x00}, 1<<19))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Parse(tiny, 2<<20)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "parsing its 1 MiB of many small records would take about") {
+		t.Errorf("1 MiB of empty samples under a 2 MiB limit: %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("refusing 1 MiB of empty samples allocated %d MiB", grew>>20)
+	}
 	// Uncompressed input past the limit is refused as well.
 	if _, err := Parse(make([]byte, 2<<20), 1<<20); !errors.Is(err, ErrTooLarge) ||
 		!strings.Contains(err.Error(), "larger than 1 MiB") {
