@@ -10,8 +10,9 @@ import "bytes"
 // bound the memory. The estimate counts what the input holds, by kind,
 // without decoding it.
 func parseCost(data []byte) int64 {
-	// Strings are copied out of the input.
-	cost := 2 * int64(len(data))
+	// The parser's fixed costs (the Profile, its maps, a bufio.Scanner's
+	// buffer), and the strings copied out of the input.
+	cost := 64<<10 + 2*int64(len(data))
 	p, ok := protoCost(data)
 	cost += p
 	if !ok {

@@ -63,21 +63,20 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	kindsByFunc := map[string]map[rule]bool{}
 	for _, site := range byKey {
 		for _, s := range site.samples {
-			r := classify(s, user, src)
+			f := classify(s, user, src)
 			m := kindsByFunc[site.User.Func]
 			if m == nil {
 				m = map[rule]bool{}
 				kindsByFunc[site.User.Func] = m
 			}
-			m[r] = true
+			m[f.rule] = true
 		}
 	}
 	// Lines of one function that the same advice fixes are one site:
 	// one fix, so that a hot path of several allocating lines does not
 	// crowd others out of the top sites.
 	type mergeKey struct {
-		fn, file string
-		advice   Advice
+		fn, file, advice string
 	}
 	merged := map[mergeKey]*Site{}
 	mergedAllocs := map[*Site]map[string]int64{}
@@ -85,8 +84,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	for uf, site := range byKey {
 		site.AllocIn, site.AlsoIn = allocatingFuncs(allocs[uf])
 		site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
-		site.samples = nil
-		k := mergeKey{site.User.Func, site.User.File, site.Advice}
+		k := mergeKey{site.User.Func, site.User.File, site.Advice.Text}
 		m := merged[k]
 		if m == nil || !site.IsUser || site.Advice.Package == "" {
 			if site.IsUser && site.Advice.Package != "" {
@@ -104,6 +102,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		}
 		m.Objects += site.Objects
 		m.Bytes += site.Bytes
+		m.samples = append(m.samples, site.samples...)
 		for fn, n := range allocs[uf] {
 			mergedAllocs[m][fn] += n
 		}
@@ -111,6 +110,11 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	sites := make([]Site, 0, len(out))
 	for _, site := range out {
 		site.AllocIn, site.AlsoIn = allocatingFuncs(mergedAllocs[site])
+		if len(site.OtherLines) > 0 {
+			// The shares, over the merged lines.
+			site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
+		}
+		site.samples = nil
 		sort.Slice(site.OtherLines, func(i, j int) bool { return site.OtherLines[i] < site.OtherLines[j] })
 		sites = append(sites, *site)
 	}
