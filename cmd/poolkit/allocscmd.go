@@ -88,6 +88,11 @@ func runAllocs(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if hasProfileFlag(args) {
 		return runAllocsProfile(ctx, args, stdout, stderr)
 	}
+	if f := profileOnlyFlag(args); f != "" {
+		fmt.Fprintf(stderr, "poolkit allocs: %s applies to a running service's profile: add -profile URL-or-file "+
+			"(poolkit allocs -profile -h lists its flags)\n", f)
+		return 2
+	}
 	cfg, err := parseAllocsFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

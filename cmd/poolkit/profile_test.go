@@ -182,8 +182,8 @@ func TestAllocsProfile(t *testing.T) {
 		t.Errorf("no progress line on stderr: %q", errOut)
 	}
 	rep := decodeReport(t, out)
-	if rep.DurationSeconds < 1.9 || rep.DurationSeconds > 5 || rep.Totals {
-		t.Errorf("duration_seconds %v, totals %v; want about 2", rep.DurationSeconds, rep.Totals)
+	if rep.DurationSeconds < 1.9 || rep.DurationSeconds > 5 || !rep.Rates {
+		t.Errorf("duration_seconds %v, rates %v; want about 2", rep.DurationSeconds, rep.Rates)
 	}
 	if rep.SampleRate != 512 {
 		t.Errorf("sample_rate_bytes %d, want the 512 the service set", rep.SampleRate)
@@ -225,20 +225,23 @@ func TestAllocsProfile(t *testing.T) {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
 		for _, want := range []*regexp.Regexp{
-			regexp.MustCompile(`(?m)^Allocations at .*delta\.pb\.gz over 2\.\ds \(a delta profile\): [\d,]+ allocs/s, [\d.]+ [KMG]iB/s in all\.$`),
+			regexp.MustCompile(`(?m)^Allocations at .*delta\.pb\.gz over 2\.\ds \(a delta profile\): [\d,]+ allocs/s, [\d.]+ [KMG]iB/s in all, ` +
+				`estimated from [\d,]+ recorded allocations\.$`),
+			regexp.MustCompile(`(?m)^Your code: the packages built from a working tree, not taken from the module cache: main; ` +
+				`-user prefixes changes it\.$`),
 			regexp.MustCompile(`(?m)^Sampling: one allocation recorded per 512 B allocated, on average \(runtime\.MemProfileRate = 512\)`),
 			regexp.MustCompile(`(?m)^Left out: [\d,]+ allocs/s by the net/http/pprof handler`),
-			regexp.MustCompile(`(?m)^ +allocs/s +bytes/s  site: first frame in your code$`),
-			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]iB/s  main\.compressResponse  testdata/hotpaths/main\.go:51 \(and 50, 52\)$`),
+			regexp.MustCompile(`(?m)^ +allocs/s +bytes/s +samples  site: first frame in your code \(ranked by allocs\)$`),
+			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]iB/s +[\d,]+  main\.compressResponse  testdata/hotpaths/main\.go:51 \(and 50, 52\)$`),
 			regexp.MustCompile(`(?m)^ +allocated in compress/flate\.`),
 			regexp.MustCompile(`(?m)^ +advice: gzpool: a gzip/flate writer is made per call`),
-			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]?i?B/s  \(\d+ more sites; -top 0 shows all\)$`),
+			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]?i?B/s +\(\d+ more sites: \d+% of the allocations, \d+% of the bytes; -top 0 shows all\)$`),
 		} {
 			if !want.MatchString(text) {
 				t.Errorf("text lacks %s\n%s", want, text)
 			}
 		}
-		if n := strings.Count(text, "advice: "); n != 3 {
+		if n := strings.Count(text, "advice"); n != 3 {
 			t.Errorf("-top 3 shows %d sites", n)
 		}
 	})
@@ -253,7 +256,7 @@ func TestAllocsProfile(t *testing.T) {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
 		if !strings.Contains(text, "one allocation recorded per 512.0 KiB") ||
-			!strings.Contains(text, "To sample finer, set runtime.MemProfileRate") {
+			!strings.Contains(text, "To sample finer, run the service with\nGODEBUG=memprofilerate=4096") {
 			t.Errorf("no advice on sampling finer:\n%s", text)
 		}
 	})
@@ -270,8 +273,8 @@ func TestAllocsProfile(t *testing.T) {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
 		rep := decodeReport(t, out)
-		if !rep.Totals || rep.DurationSeconds != 0 {
-			t.Errorf("totals %v, duration_seconds %v", rep.Totals, rep.DurationSeconds)
+		if rep.Rates || rep.DurationSeconds != 0 {
+			t.Errorf("rates %v, duration_seconds %v", rep.Rates, rep.DurationSeconds)
 		}
 		checkSites(t, rep, svc.src, svc.src, false)
 		code, text, _ := runIn(t, ".", "allocs", "-profile", file)
@@ -280,8 +283,8 @@ func TestAllocsProfile(t *testing.T) {
 		}
 		// With -seconds, the user says what span the file covers.
 		code, out, _ = runIn(t, ".", "allocs", "-profile", file, "-seconds", "100", "-format", "json")
-		if rep := decodeReport(t, out); code != 0 || rep.Totals || rep.DurationSeconds != 100 {
-			t.Errorf("exit %d, -seconds 100: totals %v, duration_seconds %v", code, rep.Totals, rep.DurationSeconds)
+		if rep := decodeReport(t, out); code != 0 || !rep.Rates || rep.DurationSeconds != 100 {
+			t.Errorf("exit %d, -seconds 100: rates %v, duration_seconds %v", code, rep.Rates, rep.DurationSeconds)
 		}
 	})
 
@@ -309,7 +312,7 @@ func TestAllocsProfile(t *testing.T) {
 // find it when the service was built with -trimpath, which names files by
 // import path, and poolkit runs in the service's source tree.
 func TestSourceLinesTrimpath(t *testing.T) {
-	src := newSourceLines()
+	src := newSourceLines(time.Time{})
 	want := hotLines(t, "testdata/hotpaths/main.go")
 	for _, file := range []string{
 		"github.com/poolkit/poolkit/cmd/poolkit/testdata/hotpaths/main.go", // -trimpath
@@ -546,5 +549,85 @@ func TestAllocsProfileHostileError(t *testing.T) {
 	// Plain text is shown as it is.
 	if got := quoteBody("Unknown profile: nosuch\n"); got != "Unknown profile: nosuch" {
 		t.Errorf("quoteBody of plain text = %q", got)
+	}
+}
+
+// TestAllocsProfileCommandLine checks the command line's answers to
+// mistakes a new user makes.
+func TestAllocsProfileCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	for _, c := range []struct {
+		name    string
+		args    []string
+		code    int
+		want    string
+		notWant string
+	}{
+		{"-profile -h", []string{"-profile", "-h"}, 0, "usage: poolkit allocs -profile source", "no such file"},
+		{"-profile without a value", []string{"-profile", "-seconds", "3"}, 2, `-profile needs a file or a URL, got the flag "-seconds"`, ""},
+		{"no scheme", []string{"-profile", "localhost:6060/debug/pprof/allocs"}, 1,
+			"no such file; did you mean http://localhost:6060/debug/pprof/allocs ?", ""},
+		{"-seconds without -profile", []string{"-seconds", "5"}, 2,
+			"-seconds applies to a running service's profile: add -profile URL-or-file", "flag provided but not defined"},
+		{"-format without -profile", []string{"-format=json", "."}, 2, "-format applies to a running service's profile", ""},
+		{"404", []string{"-profile", srv.URL, "-seconds", "1"}, 1, "answered 404 Not Found", "profile received"},
+		{"bad -sort", []string{"-profile", "x", "-sort", "size"}, 2, `-sort must be allocs or bytes, got "size"`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runIn(t, dir, append([]string{"allocs"}, c.args...)...)
+			all := out + errOut
+			if code != c.code || !strings.Contains(all, c.want) || (c.notWant != "" && strings.Contains(all, c.notWant)) {
+				t.Errorf("exit %d (want %d)\n%s\nwant %q, not %q", code, c.code, all, c.want, c.notWant)
+			}
+		})
+	}
+}
+
+// TestSourceLinesModuleCache checks that a file named as -trimpath names
+// a module's files is read from the module cache, and that a file that
+// changed after the profile was taken, or is shorter than its line
+// numbers, is reported.
+func TestSourceLinesModuleCache(t *testing.T) {
+	needGo(t)
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}}@{{.Version}}", "github.com/google/pprof").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := strings.TrimSpace(string(out)) + "/profile/profile.go"
+	src := newSourceLines(time.Now())
+	found := false
+	for n := int64(1); n < 400; n++ {
+		if line, ok := src.line(file, n); ok && strings.HasPrefix(line, "func Parse(r io.Reader) (*Profile, error) {") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no func Parse in %s from the module cache", file)
+	}
+	if m := src.mismatch(); len(m) != 0 {
+		t.Errorf("mismatch %q for the module cache", m)
+	}
+	// The standard library, as -trimpath names it.
+	if line, ok := src.line("strings/strings.go", 1); !ok || !strings.Contains(line, "Copyright") {
+		t.Errorf("strings/strings.go: %q, %v", line, ok)
+	}
+	// A working tree edited after the profile was taken.
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("main.go", []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src = newSourceLines(time.Now().Add(-time.Hour))
+	src.line(filepath.Join(dir, "main.go"), 2)
+	src.line(filepath.Join(dir, "main.go"), 40)
+	if m := src.mismatch(); len(m) != 1 || !strings.Contains(m[0], "main.go (changed after the profile was taken)") {
+		t.Errorf("mismatch %q", m)
+	}
+	src = newSourceLines(time.Time{})
+	src.line(filepath.Join(dir, "main.go"), 40)
+	if m := src.mismatch(); len(m) != 1 || !strings.Contains(m[0], "main.go (shorter than the profile's line numbers)") {
+		t.Errorf("mismatch %q", m)
 	}
 }

@@ -28,3 +28,22 @@ var goroot = sync.OnceValues(func() (string, error) {
 	}
 	return root, nil
 })
+
+// GOMODCACHE returns the output of "go env GOMODCACHE", asked once per
+// process: the directory of the module cache, where the source of every
+// module version the go command downloaded lies.
+func GOMODCACHE() (string, error) {
+	return gomodcache()
+}
+
+var gomodcache = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMODCACHE: %w", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if dir == "" {
+		return "", fmt.Errorf("go env GOMODCACHE printed nothing")
+	}
+	return dir, nil
+})

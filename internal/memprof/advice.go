@@ -88,7 +88,7 @@ func classify(s Sample, user UserCode, src func(string, int64) (string, bool)) f
 	u, isUser := userFrame(s.Stack, user)
 	for i, f := range s.Stack {
 		switch {
-		case (f.Func == "sync.(*Pool).Get" || f.Func == "sync.(*Pool).pinSlow") && poolOwner(s.Stack[i+1:], user):
+		case strings.HasPrefix(f.Func, "sync.(*Pool).") && poolOwner(s.Stack[i+1:], user):
 			// A pool of the program's own: its misses, or its per-P
 			// arrays. A library's internal pool (fmt's printers) is
 			// part of what the library call costs.
@@ -524,8 +524,8 @@ func adviceFor(f finding, query bool, site *Site) Advice {
 	case rulePoolkit:
 		return Advice{Text: "no rule: the allocation is inside poolkit itself (a pool miss or a result the caller keeps)"}
 	case rulePooled:
-		if f.lib == "sync.(*Pool).pinSlow" {
-			return Advice{Text: "no rule: sync.Pool makes its per-P arrays again after every GC; a cost of the pool, not of your code"}
+		if f.lib != "sync.(*Pool).Get" {
+			return Advice{Text: "no rule: sync.Pool makes its per-P arrays and queues again after every GC; a cost of the pool, not of your code"}
 		}
 		return Advice{Text: "no rule: already pooled: these are a sync.Pool's misses, its New making a value when the pool " +
 			"is empty (the GC empties it); fewer misses need fewer GCs (GOGC, GOMEMLIMIT), not another pool"}

@@ -8,6 +8,7 @@ package memprof
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -33,6 +34,10 @@ type Sample struct {
 	Stack   []Frame // innermost first, inlined calls expanded
 	Objects int64
 	Bytes   int64
+	// Sampled is about how many allocations the runtime recorded for
+	// this stack, before it scaled them up to Objects: the evidence the
+	// estimate rests on. 0 when the profile does not record its rate.
+	Sampled float64
 }
 
 // Profile is a memory profile's allocation samples.
@@ -135,9 +140,25 @@ func Parse(data []byte, limit int64) (*Profile, error) {
 			p.Unsymbolized += s.Value[objIdx]
 			continue
 		}
-		p.Samples = append(p.Samples, Sample{Stack: stack, Objects: s.Value[objIdx], Bytes: s.Value[byteIdx]})
+		p.Samples = append(p.Samples, Sample{Stack: stack, Objects: s.Value[objIdx], Bytes: s.Value[byteIdx],
+			Sampled: sampled(s.Value[objIdx], s.Value[byteIdx], p.Rate)})
 	}
 	return p, nil
+}
+
+// sampled undoes the runtime's scaling of a heap profile's sample
+// (runtime/pprof's scaleHeapSample): an allocation of size bytes is
+// recorded with probability 1-exp(-size/rate), and its count divided by
+// that. Multiplying back gives the allocations recorded.
+func sampled(objects, bytes, rate int64) float64 {
+	if rate <= 0 || objects <= 0 {
+		return 0
+	}
+	if rate == 1 {
+		return float64(objects)
+	}
+	size := float64(bytes) / float64(objects)
+	return float64(objects) * -math.Expm1(-size/float64(rate))
 }
 
 // decompress returns data, decompressed when it is gzipped, or an error

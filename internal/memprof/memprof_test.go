@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -228,5 +229,62 @@ func TestParseUnsymbolized(t *testing.T) {
 	}
 	if len(got.Samples) != 0 || got.Unsymbolized != objs || objs == 0 || got.Empty() {
 		t.Errorf("%d samples, %d unsymbolized objects (want %d), empty %v", len(got.Samples), got.Unsymbolized, objs, got.Empty())
+	}
+}
+
+var sampledSink []byte
+
+//go:noinline
+func allocForSampled() {
+	for i := 0; i < 20000; i++ {
+		sampledSink = make([]byte, 1000)
+	}
+}
+
+// TestSampled checks the count of recorded allocations Parse recovers
+// from the scaled profile against the runtime's own raw records
+// (runtime.MemProfile), which are not scaled.
+func TestSampled(t *testing.T) {
+	old := runtime.MemProfileRate
+	runtime.MemProfileRate = 4096
+	defer func() { runtime.MemProfileRate = old }()
+	allocForSampled()
+	runtime.GC()
+	runtime.GC()
+	var raw int64
+	recs := make([]runtime.MemProfileRecord, 4096)
+	n, ok := runtime.MemProfile(recs, true)
+	if !ok {
+		t.Fatalf("%d records do not fit", n)
+	}
+	for _, r := range recs[:n] {
+		for _, pc := range r.Stack() {
+			if f := runtime.FuncForPC(pc); f != nil && strings.HasSuffix(f.Name(), ".allocForSampled") {
+				raw += r.AllocObjects
+				break
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse(buf.Bytes(), DefaultLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got float64
+	var objs int64
+	for _, s := range p.Samples {
+		for _, f := range s.Stack {
+			if strings.HasSuffix(f.Func, ".allocForSampled") {
+				got += s.Sampled
+				objs += s.Objects
+				break
+			}
+		}
+	}
+	if raw < 100 || math.Abs(got-float64(raw)) > 1 {
+		t.Errorf("Sampled %.2f, runtime.MemProfile recorded %d (scaled to %d objects)", got, raw, objs)
 	}
 }

@@ -25,6 +25,9 @@ type Site struct {
 	AlsoIn  []string
 	Objects int64
 	Bytes   int64
+	// Sampled is about how many allocations the runtime recorded for
+	// the site: under 10 or so, its figures are little more than a guess.
+	Sampled float64
 	Advice  Advice
 	// OtherLines are the other lines of the same function and file whose
 	// allocations the same advice removes, counted in this site.
@@ -56,6 +59,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		}
 		site.Objects += s.Objects
 		site.Bytes += s.Bytes
+		site.Sampled += s.Sampled
 		site.samples = append(site.samples, s)
 		allocs[uf][allocIn(s.Stack, u, ok)] += s.Bytes
 	}
@@ -102,6 +106,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		}
 		m.Objects += site.Objects
 		m.Bytes += site.Bytes
+		m.Sampled += site.Sampled
 		m.samples = append(m.samples, site.samples...)
 		for fn, n := range allocs[uf] {
 			mergedAllocs[m][fn] += n
