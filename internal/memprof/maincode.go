@@ -27,7 +27,9 @@ func (p *Profile) MainCode() (UserCode, string) {
 		outerMod := ""
 		for _, f := range s.Stack {
 			pkg := FuncPackage(f.Func)
-			if f.File == "" || IsStd(pkg) || IsRuntime(f.Func) {
+			if f.File == "" || IsStd(pkg) || IsRuntime(f.Func) || stdFile(f.File) {
+				// A standard-library file under another package's name
+				// is generic code instantiated there.
 				continue
 			}
 			mod, ok := fileModule(f.File)
@@ -100,4 +102,16 @@ func fileModule(file string) (string, bool) {
 		b.WriteByte(mod[i])
 	}
 	return b.String(), true
+}
+
+// stdFile reports whether file, as a profile names it, is the standard
+// library's: "slices/iter.go" with -trimpath, ".../src/slices/iter.go"
+// under GOROOT without.
+func stdFile(file string) bool {
+	file = strings.ReplaceAll(file, "\\", "/")
+	if i := strings.LastIndex(file, "/src/"); i >= 0 && strings.HasPrefix(file, "/") {
+		file = file[i+len("/src/"):]
+	}
+	first, _, ok := strings.Cut(file, "/")
+	return ok && !strings.Contains(file, "@") && IsStd(first)
 }

@@ -27,6 +27,10 @@ func TestMainCode(t *testing.T) {
 				"github.com/caddyserver/caddy/v2/modules/caddyhttp.(*Server).ServeHTTP github.com/caddyserver/caddy/v2@v2.10.0/modules/caddyhttp/server.go:1"),
 			stack("main.main github.com/caddyserver/caddy/v2@v2.10.0/cmd/caddy/main.go:3"),
 		}, []string{"github.com/caddyserver/caddy/v2", "main"}, "the module of package main"},
+		{"go install, generic code of the standard library", [][]Frame{
+			stack("github.com/caddyserver/caddy/v2/modules/caddyhttp.RouteList.Compile.Backward[...].func2 slices/iter.go:1",
+				"github.com/caddyserver/caddy/v2/modules/caddyhttp.(*Server).ServeHTTP github.com/caddyserver/caddy/v2@v2.10.0/modules/caddyhttp/server.go:1"),
+		}, []string{"github.com/caddyserver/caddy/v2", "main"}, "the module outermost"},
 		{"go install, outermost", [][]Frame{
 			stack("github.com/Masterminds/sprig/v3.init.func1 github.com/!masterminds/sprig/v3@v3.3.0/functions.go:1",
 				"github.com/caddyserver/caddy/v2/modules/caddyhttp.(*Server).ServeHTTP github.com/caddyserver/caddy/v2@v2.10.0/modules/caddyhttp/server.go:1",
