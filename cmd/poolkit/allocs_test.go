@@ -135,3 +135,55 @@ func TestAllocsErrors(t *testing.T) {
 		}
 	})
 }
+
+const parallelTest = `package allocsdemo
+
+import "testing"
+
+var psink [][]string
+
+// BenchmarkParallelSplit runs splitOnce in b.RunParallel through a helper.
+func BenchmarkParallelSplit(b *testing.B) {
+	runParallel(b, splitOnce)
+}
+
+func splitOnce(keep *[]string) { *keep = Fields("a,b,c") }
+
+// runParallel runs f in b.RunParallel's goroutines. The body is a
+// closure written here, so no frame of the benchmark is on their stacks
+// (a helper of any size is not inlined; this one is kept from it).
+//
+//go:noinline
+func runParallel(b *testing.B, f func(*[]string)) {
+	b.RunParallel(func(pb *testing.PB) {
+		var keep []string
+		for pb.Next() {
+			f(&keep)
+		}
+		psink = append(psink, keep)
+	})
+}
+`
+
+// TestAllocsRunParallelHelper checks that the allocations of a
+// b.RunParallel body written in a helper, with no frame of the benchmark
+// on its goroutines' stacks, are counted, as -benchmem counts them.
+func TestAllocsRunParallelHelper(t *testing.T) {
+	needGo(t)
+	dir := t.TempDir()
+	writeModule(t, dir, map[string]string{"demo.go": demoSrc, "demo_test.go": parallelTest})
+	code, out, errOut := runIn(t, dir, "allocs", "-benchtime", "200x", ".")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	// strings.Split's slice, once per op.
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^BenchmarkParallelSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`),
+		regexp.MustCompile(`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`),
+		regexp.MustCompile(`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7$`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("output lacks %s\n%s", want, out)
+		}
+	}
+}

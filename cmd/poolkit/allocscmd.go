@@ -35,7 +35,8 @@ import (
 // the benchmark loops over b.N or b.Loop (which run a different number of
 // warm-up iterations). Allocations are attributed to a benchmark when its
 // function, or a closure inside it, is on the allocating stack, which
-// leaves out the testing package's own.
+// leaves out the testing package's own; so are those of b.RunParallel's
+// goroutines, whose stacks hold the body but not the benchmark.
 
 type allocsConfig struct {
 	bench   string
@@ -377,6 +378,15 @@ func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCo
 	for _, s := range prof.Samples {
 		inBench := false
 		for _, fr := range s.Stack {
+			if fr.Func == "testing.(*B).RunParallel.func1" {
+				// A goroutine of b.RunParallel: the process runs this
+				// one benchmark only, so its workers are the
+				// benchmark's, even when the body is a closure written
+				// in a helper and no frame of the benchmark is on the
+				// stack.
+				inBench = true
+				break
+			}
 			if ownPkg(fr.Func) {
 				local := fr.Func[strings.LastIndex(fr.Func, "/")+1:]
 				_, local, _ = strings.Cut(local, ".")
