@@ -19,13 +19,22 @@ import (
 // stream on the first Write.
 type gzipWriter struct {
 	http.ResponseWriter
-	zw *gzip.Writer
+	zw          *gzip.Writer
+	wroteHeader bool
+}
+
+func (g *gzipWriter) WriteHeader(code int) {
+	g.Header().Del("Content-Length")
+	g.Header().Set("Content-Encoding", "gzip")
+	g.wroteHeader = true
+	g.ResponseWriter.WriteHeader(code)
 }
 
 func (g *gzipWriter) Write(p []byte) (int, error) {
+	if !g.wroteHeader {
+		g.WriteHeader(http.StatusOK)
+	}
 	if g.zw == nil {
-		g.Header().Del("Content-Length")
-		g.Header().Set("Content-Encoding", "gzip")
 		g.zw = gzip.NewWriter(g.ResponseWriter)
 	}
 	return g.zw.Write(p)
