@@ -80,22 +80,29 @@ func runIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr s
 // module's Fields, and a variable the compiler moved to the heap, with the
 // compiler's reason.
 func TestAllocs(t *testing.T) {
+	wantAllocs(t, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest},
+		`(?m)^BenchmarkSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`,
+		`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`,
+		`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7$`,
+		`(?m)^BenchmarkCounter  example.com/allocsdemo: 1 allocs/op, 16 B/op`,
+		`(?m)^ +1 +16  example.com/allocsdemo.Counter  demo.go:12$`,
+		`(?m)^ +compiler: moved to heap: n$`,
+	)
+}
+
+// wantAllocs runs allocs -benchtime 200x in a module of files and checks
+// that its output matches each of wants.
+func wantAllocs(t *testing.T, files map[string]string, wants ...string) {
+	t.Helper()
 	needGo(t)
 	dir := t.TempDir()
-	writeModule(t, dir, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest})
+	writeModule(t, dir, files)
 	code, out, errOut := runIn(t, dir, "allocs", "-benchtime", "200x", ".")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^BenchmarkSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`),
-		regexp.MustCompile(`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`),
-		regexp.MustCompile(`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7$`),
-		regexp.MustCompile(`(?m)^BenchmarkCounter  example.com/allocsdemo: 1 allocs/op, 16 B/op`),
-		regexp.MustCompile(`(?m)^ +1 +16  example.com/allocsdemo.Counter  demo.go:12$`),
-		regexp.MustCompile(`(?m)^ +compiler: moved to heap: n$`),
-	} {
-		if !want.MatchString(out) {
+	for _, want := range wants {
+		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("output lacks %s\n%s", want, out)
 		}
 	}
@@ -169,21 +176,10 @@ func runParallel(b *testing.B, f func(*[]string)) {
 // b.RunParallel body written in a helper, with no frame of the benchmark
 // on its goroutines' stacks, are counted, as -benchmem counts them.
 func TestAllocsRunParallelHelper(t *testing.T) {
-	needGo(t)
-	dir := t.TempDir()
-	writeModule(t, dir, map[string]string{"demo.go": demoSrc, "demo_test.go": parallelTest})
-	code, out, errOut := runIn(t, dir, "allocs", "-benchtime", "200x", ".")
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
 	// strings.Split's slice, once per op.
-	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^BenchmarkParallelSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`),
-		regexp.MustCompile(`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`),
-		regexp.MustCompile(`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7$`),
-	} {
-		if !want.MatchString(out) {
-			t.Errorf("output lacks %s\n%s", want, out)
-		}
-	}
+	wantAllocs(t, map[string]string{"demo.go": demoSrc, "demo_test.go": parallelTest},
+		`(?m)^BenchmarkParallelSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`,
+		`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`,
+		`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7$`,
+	)
 }

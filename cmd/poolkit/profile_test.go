@@ -503,19 +503,11 @@ func TestAllocsProfileBomb(t *testing.T) {
 // TestAllocsProfileUnsymbolized checks that a profile whose stacks hold
 // addresses only is called unsymbolized, with the command that fixes it.
 func TestAllocsProfileUnsymbolized(t *testing.T) {
-	var buf bytes.Buffer
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
+	data, _ := pooltest.UnsymbolizedProfile(t)
+	file := filepath.Join(t.TempDir(), "unsymbolized.pb.gz")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := profile.Parse(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range p.Location {
-		l.Line = nil
-	}
-	p.Function = nil
-	file := writeTestProfile(t, p)
 	code, out, errOut := runIn(t, ".", "allocs", "-profile", file)
 	if code != 1 || out != "" || !strings.Contains(errOut, "is not symbolized: its allocations' stacks hold addresses only") ||
 		!strings.Contains(errOut, "go tool pprof -proto -output symbolized.pb.gz BINARY PROFILE") ||

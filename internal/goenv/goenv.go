@@ -17,17 +17,7 @@ func GOROOT() (string, error) {
 	return goroot()
 }
 
-var goroot = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOROOT: %w", err)
-	}
-	root := strings.TrimSpace(string(out))
-	if root == "" {
-		return "", fmt.Errorf("go env GOROOT printed nothing")
-	}
-	return root, nil
-})
+var goroot = sync.OnceValues(func() (string, error) { return goEnv("GOROOT") })
 
 // GOMODCACHE returns the output of "go env GOMODCACHE", asked once per
 // process: the directory of the module cache, where the source of every
@@ -36,14 +26,18 @@ func GOMODCACHE() (string, error) {
 	return gomodcache()
 }
 
-var gomodcache = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+var gomodcache = sync.OnceValues(func() (string, error) { return goEnv("GOMODCACHE") })
+
+// goEnv returns the output of "go env name", an error if it printed
+// nothing.
+func goEnv(name string) (string, error) {
+	out, err := exec.Command("go", "env", name).Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOMODCACHE: %w", err)
+		return "", fmt.Errorf("go env %s: %w", name, err)
 	}
-	dir := strings.TrimSpace(string(out))
-	if dir == "" {
-		return "", fmt.Errorf("go env GOMODCACHE printed nothing")
+	v := strings.TrimSpace(string(out))
+	if v == "" {
+		return "", fmt.Errorf("go env %s printed nothing", name)
 	}
-	return dir, nil
-})
+	return v, nil
+}

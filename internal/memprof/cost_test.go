@@ -3,7 +3,6 @@ package memprof
 import (
 	"bytes"
 	"runtime"
-	"runtime/pprof"
 	"strings"
 	"testing"
 
@@ -32,19 +31,11 @@ func varintLen(n int) string {
 // allocates, on real profiles and on inputs shaped to cost most per byte.
 func TestParseCost(t *testing.T) {
 	pooltest.SkipIfRace(t)
-	var buf bytes.Buffer
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
-		t.Fatal(err)
-	}
-	real, err := gzpool.AppendDecompress(nil, buf.Bytes(), -1)
+	real, err := gzpool.AppendDecompress(nil, pooltest.AllocsProfile(t, 0), -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf.Reset()
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 1); err != nil {
-		t.Fatal(err)
-	}
-	text := bytes.Clone(buf.Bytes())
+	text := pooltest.AllocsProfile(t, 1)
 	const n = 1 << 20
 	labels := "\x12" + varintLen(n) + strings.Repeat("\x1a\x00", n/2)
 	lines := "\x22" + varintLen(n) + strings.Repeat("\x22\x00", n/2)

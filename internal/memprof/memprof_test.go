@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
-
 	"github.com/poolkit/poolkit/gzpool"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
@@ -80,11 +78,7 @@ func TestParseOwnHeapProfile(t *testing.T) {
 		sink = append(sink[:0], make([]byte, 100+i))
 	}
 	runtime.GC() // the profile publishes allocations as of the last GC
-	var buf bytes.Buffer
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Parse(buf.Bytes(), DefaultLimit)
+	p, err := Parse(pooltest.AllocsProfile(t, 0), DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,11 +165,7 @@ func TestParseLimit(t *testing.T) {
 // profile gzipped twice, which pprof's parser would inflate again with no
 // limit, is refused.
 func TestParseLimitBoundary(t *testing.T) {
-	var buf bytes.Buffer
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
-		t.Fatal(err)
-	}
-	gz := buf.Bytes()
+	gz := pooltest.AllocsProfile(t, 0)
 	plain, err := gzpool.AppendDecompress(nil, gz, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -203,27 +193,8 @@ func TestParseLimitBoundary(t *testing.T) {
 // TestParseUnsymbolized checks that samples whose locations carry
 // addresses but no lines are counted, not taken for an empty profile.
 func TestParseUnsymbolized(t *testing.T) {
-	var buf bytes.Buffer
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
-		t.Fatal(err)
-	}
-	p, err := profile.Parse(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var objs int64
-	for _, s := range p.Sample {
-		objs += s.Value[0]
-	}
-	for _, l := range p.Location {
-		l.Line = nil
-	}
-	p.Function = nil
-	buf.Reset()
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Parse(buf.Bytes(), DefaultLimit)
+	data, objs := pooltest.UnsymbolizedProfile(t)
+	got, err := Parse(data, DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,11 +236,7 @@ func TestSampled(t *testing.T) {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Parse(buf.Bytes(), DefaultLimit)
+	p, err := Parse(pooltest.AllocsProfile(t, 0), DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# measure.sh BIN PORT URLPATHS... : runs BIN under load for 20 s and prints
+# measure-http.sh BIN PORT URLPATHS... : runs BIN under load for 20 s and prints
 # requests/s, CPU µs per request and allocations and bytes per request.
 D=${D:-/tmp/poolkit-corpus}
 bin=$1; port=$2; shift 2
