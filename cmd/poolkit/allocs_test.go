@@ -75,18 +75,50 @@ func runIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr s
 	return code, o.String(), e.String()
 }
 
+const gzipSrc = `package allocsdemo
+
+import (
+	"bytes"
+	"compress/gzip"
+)
+
+// Compress gzips b into a new buffer.
+func Compress(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+`
+
+const gzipTest = `package allocsdemo
+
+import "testing"
+
+var gsink []byte
+
+func BenchmarkCompress(b *testing.B) {
+	for b.Loop() {
+		gsink = Compress([]byte("hello, hello, hello"))
+	}
+}
+`
+
 // TestAllocs checks that allocs finds a known allocation in another
 // module: strings.Split's slice, once per operation, called from the
 // module's Fields, and a variable the compiler moved to the heap, with the
 // compiler's reason.
 func TestAllocs(t *testing.T) {
-	wantAllocs(t, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest},
+	wantAllocs(t, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest, "gzip.go": gzipSrc, "gzip_test.go": gzipTest},
+		`(?m)^ +[\d.]+ +\d+  compress/flate.NewWriter  \$GOROOT/src/compress/flate/deflate.go:\d+\n` +
+			` +called from example.com/allocsdemo.Compress  gzip.go:\d+\n +advice: gzpool: a gzip/flate writer is made per call`,
 		`(?m)^BenchmarkSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`,
 		`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`,
-		`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7$`,
+		`(?m)^ +called from example.com/allocsdemo.Fields  demo.go:7\n +advice: no rule: strings.Split makes a new \[\]string per call; strings.Cut`,
 		`(?m)^BenchmarkCounter  example.com/allocsdemo: 1 allocs/op, 16 B/op`,
 		`(?m)^ +1 +16  example.com/allocsdemo.Counter  demo.go:12$`,
-		`(?m)^ +compiler: moved to heap: n$`,
+		`(?m)^ +compiler: moved to heap: n\n +advice: no rule: the line itself allocates`,
 	)
 }
 
@@ -100,6 +132,9 @@ func wantAllocs(t *testing.T, files map[string]string, wants ...string) {
 	code, out, errOut := runIn(t, dir, "allocs", "-benchtime", "200x", ".")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if testing.Verbose() {
+		t.Log(out)
 	}
 	for _, want := range wants {
 		if !regexp.MustCompile(want).MatchString(out) {

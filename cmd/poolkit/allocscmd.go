@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/poolkit/poolkit/internal/goenv"
 	"github.com/poolkit/poolkit/internal/memprof"
@@ -137,6 +138,7 @@ type site struct {
 	Allocs  float64 // per op
 	Bytes   float64
 	Reason  []string // the compiler's escape explanation: headline first
+	Advice  memprof.Advice
 }
 
 type listedPkg struct {
@@ -301,6 +303,7 @@ type siteKey struct {
 type siteCount struct {
 	objects, bytes int64
 	via            siteKey
+	samples        []memprof.Sample // for the advice
 }
 
 // profileBenchmark runs one benchmark for n and 2n iterations and returns
@@ -336,7 +339,8 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 			continue
 		}
 		s := site{Func: k.fn, File: k.file, Line: k.line,
-			Allocs: float64(objs) / float64(n), Bytes: float64(max(byts, 0)) / float64(n)}
+			Allocs: float64(objs) / float64(n), Bytes: float64(max(byts, 0)) / float64(n),
+			Advice: memprof.Advise(c2.samples, benchUserCode(p), newSourceLines(time.Time{}).line)}
 		if c2.via.fn != "" && c2.via != k {
 			s.Via, s.ViaFile, s.ViaLine = c2.via.fn, c2.via.file, c2.via.line
 		}
@@ -355,6 +359,12 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 		return a.Func < b.Func
 	})
 	return ba, nil
+}
+
+// benchUserCode takes the benchmark's package, its external test
+// package and package main for the user's code.
+func benchUserCode(p listedPkg) memprof.UserCode {
+	return memprof.UserCode{Prefixes: []string{p.ImportPath, p.ImportPath + "_test", "main"}}
 }
 
 // readAllocProfile sums the profile's allocations by site, keeping only the
@@ -418,6 +428,7 @@ func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCo
 		}
 		c.objects += s.Objects
 		c.bytes += s.Bytes
+		c.samples = append(c.samples, s)
 	}
 	return counts, nil
 }
@@ -549,6 +560,7 @@ func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 			for _, r := range summarise(s.Reason, cfg.verbose) {
 				fmt.Fprintf(bw, "  %9s %8s    compiler: %s\n", "", "", r)
 			}
+			fmt.Fprintf(bw, "  %9s %8s    advice%s: %s\n", "", "", shareNote(s.Advice), s.Advice.Text)
 		}
 		if rest := b.Sites[len(shown):]; len(rest) > 0 {
 			var a, by float64

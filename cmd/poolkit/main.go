@@ -32,7 +32,10 @@
 // -memprofilerate=1, reads the allocation profile and prints, per
 // benchmark, every allocation site with its allocations and bytes per
 // operation, largest first, with the compiler's escape-analysis reason
-// where it gives one. It replaces the GODEBUG=allocfreetrace=1 recipe of
+// where it gives one and the advice -profile gives (below), the
+// benchmark's package taken for the user's code. The workers of
+// b.RunParallel count as the benchmark's even when their body is a
+// closure written in a helper. It replaces the GODEBUG=allocfreetrace=1 recipe of
 // the methane article, which Go 1.23 removed.
 //
 // allocs -profile SOURCE reads a running service's memory profile instead,

@@ -227,3 +227,35 @@ func runtimeOps(stack []Frame, u int) []string {
 func shortFunc(fn string) string {
 	return fn[strings.LastIndex(FuncPackage(fn), "/")+1:]
 }
+
+// Advise returns the advice for samples taken together as one site, as
+// Sites gives it for the samples under one line of the user's code: for
+// a site grouped otherwise, such as by the function that allocates. The
+// site's line, for the rules that read the source, is the user frame of
+// the sample with the most bytes.
+func Advise(samples []Sample, user UserCode, src func(file string, line int64) (string, bool)) Advice {
+	site := &Site{samples: samples}
+	var top Sample
+	allocs := map[string]int64{}
+	kinds := map[rule]bool{}
+	for _, s := range samples {
+		if s.Objects <= 0 || len(s.Stack) == 0 {
+			continue
+		}
+		site.Objects += s.Objects
+		site.Bytes += s.Bytes
+		if s.Bytes > top.Bytes || top.Stack == nil {
+			top = s
+		}
+		u, ok := userFrame(s.Stack, user)
+		allocs[allocIn(s.Stack, u, ok)] += s.Bytes
+		kinds[classify(s, user, src).rule] = true
+	}
+	if top.Stack == nil {
+		return Advice{Text: "no rule: no allocation"}
+	}
+	u, ok := userFrame(top.Stack, user)
+	site.User, site.IsUser = top.Stack[u], ok
+	site.AllocIn, site.AlsoIn = allocatingFuncs(allocs)
+	return adviseSite(site, user, src, kinds)
+}
