@@ -111,7 +111,7 @@ func BenchmarkCompress(b *testing.B) {
 // compiler's reason.
 func TestAllocs(t *testing.T) {
 	wantAllocs(t, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest, "gzip.go": gzipSrc, "gzip_test.go": gzipTest},
-		`(?m)^ +[\d.]+ +\d+  compress/flate.NewWriter  \$GOROOT/src/compress/flate/deflate.go:\d+\n` +
+		`(?m)^ +[\d.]+ +\d+  compress/flate.NewWriter  \$GOROOT/src/compress/flate/deflate.go:\d+\n`+
 			` +called from example.com/allocsdemo.Compress  gzip.go:\d+\n +advice: gzpool: a gzip/flate writer is made per call`,
 		`(?m)^BenchmarkSplit  example.com/allocsdemo: 1 allocs/op, 48 B/op \(steady state, over 200 ops; go test -benchmem: 48 B/op, 1 allocs/op\)$`,
 		`(?m)^ +1 +48  strings.genSplit  \$GOROOT/src/strings/strings.go:\d+$`,

@@ -88,8 +88,25 @@ func fileModule(file string) (string, bool) {
 		return "", false
 	}
 	mod := file[:at]
+	if strings.HasPrefix(mod, "/") {
+		// A module cache elsewhere than GOPATH/pkg/mod: the module path
+		// starts at the last element before the version that holds a
+		// dot, its host ("/cache/github.com/x/y@v1.0.0/z.go").
+		elems := strings.Split(mod, "/")
+		start := -1
+		for i := len(elems) - 1; i >= 0; i-- {
+			if strings.Contains(elems[i], ".") {
+				start = i
+				break
+			}
+		}
+		if start < 0 {
+			return "", false
+		}
+		mod = strings.Join(elems[start:], "/")
+	}
 	first, _, _ := strings.Cut(mod, "/")
-	if !strings.Contains(first, ".") || strings.HasPrefix(mod, "/") {
+	if !strings.Contains(first, ".") {
 		return "", false
 	}
 	var b strings.Builder

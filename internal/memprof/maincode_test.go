@@ -52,7 +52,15 @@ func TestMainCode(t *testing.T) {
 			}
 		})
 	}
-	if mod, ok := fileModule("github.com/!burnt!sushi/toml@v1.4.0/decode.go"); !ok || mod != "github.com/BurntSushi/toml" {
-		t.Errorf("fileModule: %q, %v", mod, ok)
+	for file, want := range map[string]string{
+		"github.com/!burnt!sushi/toml@v1.4.0/decode.go":                   "github.com/BurntSushi/toml",
+		"/root/go/pkg/mod/github.com/!burnt!sushi/toml@v1.4.0/decode.go":  "github.com/BurntSushi/toml",
+		"/srv/modcache/github.com/nats-io/nats-server/v2@v2.15.2/main.go": "github.com/nats-io/nats-server/v2",
+		"/home/u/src/example.com/svc/api/get.go":                          "",
+		"example.com/svc/api/get.go":                                      "",
+	} {
+		if mod, ok := fileModule(file); mod != want || ok != (want != "") {
+			t.Errorf("fileModule(%q) = %q, %v; want %q", file, mod, ok, want)
+		}
 	}
 }
