@@ -110,6 +110,11 @@ func classify(s Sample, user UserCode, src func(string, int64) (string, bool)) f
 		}
 		r := libraryRule(fn)
 		if r == ruleGzipWriter || r == ruleGzipReader {
+			if hasFrame(s.Stack, "sync.(*Pool).Get") {
+				// A dependency that pools its compressors already
+				// (gzhttp, caddy's encoder): these are its misses.
+				return finding{rule: rulePooled, lib: "sync.(*Pool).Get"}
+			}
 			// A compressor's state, whoever makes it: the user can
 			// replace the writer or middleware that does.
 			f := finding{rule: r, lib: fn, in: outsideFamily(lib[:i], r)}
@@ -138,6 +143,9 @@ func classify(s Sample, user UserCode, src func(string, int64) (string, bool)) f
 		f := finding{rule: ruleInside, lib: fn}
 		if i > 0 {
 			f.via = via
+			if dep := innermostDep(lib[:i]); dep != "" && dep != via {
+				f.in = dep // the dependency whose code this is
+			}
 		}
 		return f
 	}
@@ -175,6 +183,17 @@ func poolOwner(outer []Frame, user UserCode) bool {
 func outsideFamily(frames []Frame, r rule) string {
 	for i := len(frames) - 1; i >= 0; i-- {
 		if fn := frames[i].Func; !IsStd(FuncPackage(fn)) && libraryRule(fn) != r {
+			return fn
+		}
+	}
+	return ""
+}
+
+// innermostDep returns the innermost function of frames (outermost
+// first) outside the standard library, "" if there is none.
+func innermostDep(frames []Frame) string {
+	for i := len(frames) - 1; i >= 0; i-- {
+		if fn := frames[i].Func; !IsStd(FuncPackage(fn)) {
 			return fn
 		}
 	}

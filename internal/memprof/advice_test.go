@@ -77,6 +77,10 @@ func TestAdvice(t *testing.T) {
 			200, true, "logfmt or bytebuf", "fmt.init.func1"},
 		{"the program's pool", stack("compress/gzip.NewWriterLevel x:1", "main.init.func1 app.go:2", "sync.(*Pool).Get x:2", "main.h app.go:1"),
 			1 << 20, true, "", "compress/gzip.NewWriterLevel"},
+		{"a dependency's pooled gzip writers", stack("compress/flate.NewWriter x:1", "compress/gzip.NewWriterLevel x:2",
+			"github.com/klauspost/compress/gzhttp.init.func1 x:3", "sync.(*Pool).Get x:4",
+			"github.com/klauspost/compress/gzhttp.(*GzipResponseWriter).startGzip x:5", "main.h app.go:1"),
+			1 << 20, true, "", "compress/flate.NewWriter"},
 		{"fmt.Fprintf into a Buffer", stack("bytes.growSlice x:1", "bytes.(*Buffer).Write x:2", "fmt.Fprintf x:3", "main.h app.go:1"), 64, true, "bytebuf", "bytes.growSlice"},
 		{"a dependency's json", stack("encoding/json.Marshal x:1", "github.com/gin-gonic/gin/render.JSON.Render x:2", "main.h app.go:1"), 64, true, "", "encoding/json.Marshal"},
 		// A buffer a dependency grows is the dependency's.
