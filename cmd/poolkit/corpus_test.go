@@ -130,3 +130,42 @@ func TestCorpus(t *testing.T) {
 	}
 	t.Logf("packages named on pinned sites: %d, of them right: %d", named, right)
 }
+
+// TestAllocsProfileSortAndTotals checks -sort bytes and that the JSON's
+// total is the sum of the sites shown and those left past -top.
+func TestAllocsProfileSortAndTotals(t *testing.T) {
+	file, err := filepath.Abs("testdata/corpus/caddy.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sortBy := range []string{"allocs", "bytes"} {
+		code, out, errOut := runIn(t, t.TempDir(), "allocs", "-profile", file, "-top", "5", "-format", "json", "-sort", sortBy)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		rep := decodeReport(t, out)
+		if rep.SortedBy != sortBy || len(rep.Sites) != 5 || rep.NotShown.Sites == 0 {
+			t.Fatalf("sorted by %q, %d sites shown, %d not", rep.SortedBy, len(rep.Sites), rep.NotShown.Sites)
+		}
+		allocs, bytes, samples := rep.NotShown.Allocs, rep.NotShown.Bytes, rep.NotShown.Samples
+		for i, s := range rep.Sites {
+			allocs += s.Allocs
+			bytes += s.Bytes
+			samples += s.Samples
+			if i == 0 {
+				continue
+			}
+			prev := rep.Sites[i-1]
+			if (sortBy == "bytes" && s.Bytes > prev.Bytes) || (sortBy == "allocs" && s.Allocs > prev.Allocs) {
+				t.Errorf("-sort %s: site %d (%d allocs, %d B) after (%d allocs, %d B)", sortBy, i, s.Allocs, s.Bytes, prev.Allocs, prev.Bytes)
+			}
+		}
+		if allocs != rep.Total.Allocs || bytes != rep.Total.Bytes || samples < rep.Total.Samples-1 || samples > rep.Total.Samples+1 {
+			t.Errorf("-sort %s: sites and the rest sum to %d allocs, %d B, %.1f samples; total says %d, %d, %.1f",
+				sortBy, allocs, bytes, samples, rep.Total.Allocs, rep.Total.Bytes, rep.Total.Samples)
+		}
+		if rep.Total.AllocsPerSec == nil || *rep.Total.AllocsPerSec <= 0 || rep.LeftOut.PprofHandlerAllocs <= 0 {
+			t.Errorf("total %+v, left out %+v", rep.Total, rep.LeftOut)
+		}
+	}
+}
