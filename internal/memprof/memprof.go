@@ -11,6 +11,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/google/pprof/profile"
 
@@ -122,6 +123,23 @@ func Parse(data []byte, limit int64) (*Profile, error) {
 	}
 	if prof.TimeNanos != 0 {
 		p.Time = time.Unix(0, prof.TimeNanos)
+	}
+	// Stacks share their locations in the profile, but not here: a
+	// location of many lines, named by many samples, would expand into
+	// more frames than memory holds. Count them before making any.
+	maxFrames := costFactor * limit / int64(unsafe.Sizeof(Frame{}))
+	frames := int64(0)
+	for _, s := range prof.Sample {
+		if s.Value[objIdx] == 0 && s.Value[byteIdx] == 0 {
+			continue
+		}
+		for _, loc := range s.Location {
+			frames += int64(len(loc.Line))
+		}
+		if frames > maxFrames {
+			return nil, fmt.Errorf("%w: its stacks expand to more than %d frames, %d times the limit in memory",
+				ErrTooLarge, maxFrames, costFactor)
+		}
 	}
 	for _, s := range prof.Sample {
 		if s.Value[objIdx] == 0 && s.Value[byteIdx] == 0 {

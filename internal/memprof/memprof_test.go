@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/pprof/profile"
+
 	"github.com/poolkit/poolkit/gzpool"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
@@ -253,5 +255,45 @@ func TestSampled(t *testing.T) {
 	}
 	if raw < 100 || math.Abs(got-float64(raw)) > 1 {
 		t.Errorf("Sampled %.2f, runtime.MemProfile recorded %d (scaled to %d objects)", got, raw, objs)
+	}
+}
+
+// TestParseFrameBomb checks that a profile whose samples name, many
+// times over, a location of many lines is refused before its stacks are
+// expanded: 2 MiB of protobuf that would make 4 billion frames here,
+// though pprof's parser shares the location.
+func TestParseFrameBomb(t *testing.T) {
+	pooltest.SkipIfRace(t)
+	fn := &profile.Function{ID: 1, Name: "main.f", Filename: "main.go"}
+	loc := &profile.Location{ID: 1, Address: 0x1000}
+	for i := 0; i < 2000; i++ {
+		loc.Line = append(loc.Line, profile.Line{Function: fn, Line: int64(i + 1)})
+	}
+	stack := make([]*profile.Location, 100)
+	for i := range stack {
+		stack[i] = loc
+	}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}},
+		PeriodType: &profile.ValueType{Type: "space", Unit: "bytes"}, Period: 4096,
+		Function: []*profile.Function{fn}, Location: []*profile.Location{loc},
+	}
+	for i := 0; i < 20000; i++ {
+		p.Sample = append(p.Sample, &profile.Sample{Location: stack, Value: []int64{1, 64}})
+	}
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Parse(buf.Bytes(), DefaultLimit)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "its stacks expand to more than") {
+		t.Errorf("%d bytes of profile: %v", buf.Len(), err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
+		t.Errorf("refusing it allocated %d MiB", grew>>20)
 	}
 }
