@@ -111,6 +111,9 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("site %s (%d B, %d allocs) has no answer in answers.txt; advice %q", key, s.Bytes, s.Allocs, s.Advice)
 					continue
 				}
+				if s.UserCode && s.Code == "" && profile != "jsonapi.pb.gz" {
+					t.Errorf("%s: no source line: the module cache holds %s", key, s.File)
+				}
 				if s.Package != "" {
 					named++
 					if s.Package == a.pkg {

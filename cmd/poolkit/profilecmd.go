@@ -209,6 +209,19 @@ type profileReport struct {
 	mismatch []string
 	userCode string // what was taken as the user's code, and why
 	sortBy   string
+	src      *sourceLines
+}
+
+// code returns the source line of a site, trimmed, "" when it is not at
+// hand.
+func (r *profileReport) code(s memprof.Site) string {
+	if r.src == nil || !s.IsUser {
+		return ""
+	}
+	l, _ := r.src.line(s.User.File, s.User.Line)
+	// A dependency's file is a stranger's text: its control bytes are
+	// shown escaped, as a server's are.
+	return quoteBody(l)
 }
 
 // dropPprof removes the allocations net/http/pprof made while serving
@@ -344,6 +357,7 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 	src := newSourceLines(prof.Time)
 	rep.sites = prof.Sites(user, src.line)
 	rep.mismatch = src.mismatch()
+	rep.src = src
 	if cfg.sortBy == "bytes" {
 		sort.SliceStable(rep.sites, func(i, j int) bool { return rep.sites[i].Bytes > rep.sites[j].Bytes })
 	}
@@ -441,8 +455,8 @@ func readAtMost(r io.Reader, n int64) ([]byte, error) {
 	return buf, nil
 }
 
-// quoteBody returns the start of a server's text, up to 300 bytes, for
-// an error message: as it is when it is printable text on one line,
+// quoteBody returns the start of a server's text, or of a source line,
+// up to 300 bytes, for a message: as it is when it is printable text on one line,
 // otherwise Go-quoted, so that the control bytes of a hostile or broken
 // server (terminal escape sequences, carriage returns, bidirectional
 // overrides) reach the terminal as visible escapes, not as commands.
@@ -643,6 +657,9 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 			}
 			in += ")"
 		}
+		if c := r.code(s); c != "" {
+			fmt.Fprintf(w, "%scode: %s\n", indent, c)
+		}
 		fmt.Fprintf(w, "%sallocated in %s\n", indent, in)
 		fmt.Fprintf(w, "%sadvice%s: %s\n", indent, shareNote(s.Advice), s.Advice.Text)
 	}
@@ -734,6 +751,7 @@ type siteJSON struct {
 	Line       int64    `json:"line"`
 	OtherLines []int64  `json:"other_lines,omitempty"` // lines of the same function the same advice covers
 	UserCode   bool     `json:"user_code"`             // false: no frame in the user's code, the outermost is shown
+	Code       string   `json:"code,omitempty"`        // the site's source line, when at hand
 	AllocIn    string   `json:"alloc_in"`
 	AlsoIn     []string `json:"also_in,omitempty"`
 	figuresJSON
@@ -775,7 +793,7 @@ func (r *profileReport) json(top int) profileJSON {
 	out.NotShown.figuresJSON = r.figures(ro, rb, rs)
 	for _, s := range shown {
 		out.Sites = append(out.Sites, siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, OtherLines: s.OtherLines,
-			UserCode: s.IsUser, AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, figuresJSON: r.figures(s.Objects, s.Bytes, s.Sampled),
+			UserCode: s.IsUser, Code: r.code(s), AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, figuresJSON: r.figures(s.Objects, s.Bytes, s.Sampled),
 			Thin: r.rate > 0 && s.Sampled < thinSamples, Advice: s.Advice.Text, Package: s.Advice.Package,
 			AdviceBytesShare: s.Advice.BytesShare, AdviceAllocsShare: s.Advice.ObjectsShare})
 	}
