@@ -677,7 +677,8 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 			fmtCount(r.perSec(a)), b, "", len(rest), pct(a, objs), pct(by, byts))
 	}
 	if thin {
-		fmt.Fprintf(w, "\n?: fewer than %d allocations recorded at the site: its figures may be off by a third or more.\n", thinSamples)
+		fmt.Fprintf(w, "\n?: fewer than %d allocations recorded at the site: its figures may be off by a third or more;\n"+
+			"   run the service with GODEBUG=memprofilerate=N, N under %d, to record more.\n", thinSamples, r.rate)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, profileNote)
