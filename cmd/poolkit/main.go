@@ -35,8 +35,8 @@
 // where it gives one and the advice -profile gives (below), the
 // benchmark's package taken for the user's code. The workers of
 // b.RunParallel count as the benchmark's even when their body is a
-// closure written in a helper. It replaces the GODEBUG=allocfreetrace=1 recipe of
-// the methane article, which Go 1.23 removed.
+// closure written in a helper. It replaces the GODEBUG=allocfreetrace=1
+// recipe of the methane article, which Go 1.23 removed.
 //
 // allocs -profile SOURCE reads a running service's memory profile instead,
 // from a pprof file or a net/http/pprof URL (a delta over -seconds), and
@@ -50,7 +50,8 @@
 // pattern covers at least half of the site, and says which part when not
 // all. The user's code is, unless -user says otherwise, the packages built
 // from a working tree, or when every file comes from the module cache, the
-// module of package main; the report says which. Source lines are read
+// module of package main, else the module outermost on the stacks that
+// allocate most; the report says which. Source lines are read
 // from the working tree, the module cache (for "module@version/..." file
 // names) and GOROOT, with a warning when a file changed after the profile
 // was taken. A profile is refused when it inflates past -max-profile-mib
