@@ -53,10 +53,22 @@ func (s *sourceLines) line(file string, n int64) (string, bool) {
 }
 
 func (s *sourceLines) find(file string) ([]string, time.Time) {
-	if lines, mod := readLines(file); lines != nil || filepath.IsAbs(file) {
+	if lines, mod := readLines(file); lines != nil {
 		return lines, mod
 	}
 	slash := filepath.ToSlash(file)
+	if filepath.IsAbs(file) {
+		// Built on another machine: a file of its module cache is in
+		// this one's, the same version the same bytes; any other, look
+		// for the path's tails here, as for an import path.
+		if i := strings.LastIndex(slash, "/pkg/mod/"); i >= 0 && strings.Contains(slash[i:], "@") {
+			if cache, err := goenv.GOMODCACHE(); err == nil {
+				return readLines(filepath.Join(cache, filepath.FromSlash(slash[i+len("/pkg/mod/"):])))
+			}
+			return nil, time.Time{}
+		}
+		return tails(strings.TrimPrefix(slash, "/"))
+	}
 	first, _, _ := strings.Cut(slash, "/")
 	if mod, rest, ok := strings.Cut(slash, "@"); ok && strings.Contains(first, ".") {
 		// A module version: its files in the module cache are the very
@@ -74,10 +86,14 @@ func (s *sourceLines) find(file string) ([]string, time.Time) {
 		}
 		return nil, time.Time{}
 	}
-	// An import path: try its tails under the working directory, a bare
-	// file name only when the working directory has the name of its
-	// package's directory, so that a main.go here is not taken for
-	// another.
+	return tails(slash)
+}
+
+// tails tries the tails of a slash-separated path under the working
+// directory, longest first, a bare file name only when the working
+// directory has the name of its package's directory, so that a main.go
+// here is not taken for another.
+func tails(slash string) ([]string, time.Time) {
 	parts := strings.Split(slash, "/")
 	wd, _ := os.Getwd()
 	for i := 1; i < len(parts); i++ {
