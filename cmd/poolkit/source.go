@@ -38,7 +38,9 @@ func (s *sourceLines) line(file string, n int64) (string, bool) {
 	if !ok {
 		var mod time.Time
 		lines, mod = s.find(file)
-		if lines != nil && !s.taken.IsZero() && mod.After(s.taken) {
+		// Only a working tree's file can change under its name: the
+		// module cache's and GOROOT's come back with a zero time.
+		if lines != nil && !s.taken.IsZero() && !mod.IsZero() && mod.After(s.taken) {
 			s.newer[file] = true
 		}
 		s.files[file] = lines
@@ -63,7 +65,7 @@ func (s *sourceLines) find(file string) ([]string, time.Time) {
 		// for the path's tails here, as for an import path.
 		if i := strings.LastIndex(slash, "/pkg/mod/"); i >= 0 && strings.Contains(slash[i:], "@") {
 			if cache, err := goenv.GOMODCACHE(); err == nil {
-				return readLines(filepath.Join(cache, filepath.FromSlash(slash[i+len("/pkg/mod/"):])))
+				return unchanging(readLines(filepath.Join(cache, filepath.FromSlash(slash[i+len("/pkg/mod/"):]))))
 			}
 			return nil, time.Time{}
 		}
@@ -74,20 +76,25 @@ func (s *sourceLines) find(file string) ([]string, time.Time) {
 		// A module version: its files in the module cache are the very
 		// ones it was built from.
 		if cache, err := goenv.GOMODCACHE(); err == nil {
-			if lines, t := readLines(filepath.Join(cache, filepath.FromSlash(escapeModule(mod)+"@"+rest))); lines != nil {
-				return lines, t
+			if lines, _ := readLines(filepath.Join(cache, filepath.FromSlash(escapeModule(mod)+"@"+rest))); lines != nil {
+				return lines, time.Time{}
 			}
 		}
 		return nil, time.Time{}
 	}
 	if !strings.Contains(first, ".") && memprof.IsStd(first) {
 		if root, err := goenv.GOROOT(); err == nil {
-			return readLines(filepath.Join(root, "src", filepath.FromSlash(slash)))
+			return unchanging(readLines(filepath.Join(root, "src", filepath.FromSlash(slash))))
 		}
 		return nil, time.Time{}
 	}
 	return tails(slash)
 }
+
+// unchanging drops the time a file changed, for files that do not change
+// under their name: the module cache's, and GOROOT's (a different Go
+// version is not told by a time).
+func unchanging(lines []string, _ time.Time) ([]string, time.Time) { return lines, time.Time{} }
 
 // tails tries the tails of a slash-separated path under the working
 // directory, longest first, a bare file name only when the working
