@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/poolkit/poolkit/internal/goenv"
 	"github.com/poolkit/poolkit/internal/memprof"
@@ -35,7 +36,8 @@ import (
 // the benchmark loops over b.N or b.Loop (which run a different number of
 // warm-up iterations). Allocations are attributed to a benchmark when its
 // function, or a closure inside it, is on the allocating stack, which
-// leaves out the testing package's own.
+// leaves out the testing package's own; so are those of b.RunParallel's
+// goroutines, whose stacks hold the body but not the benchmark.
 
 type allocsConfig struct {
 	bench   string
@@ -88,6 +90,11 @@ func runAllocs(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if hasProfileFlag(args) {
 		return runAllocsProfile(ctx, args, stdout, stderr)
 	}
+	if f := profileOnlyFlag(args); f != "" {
+		fmt.Fprintf(stderr, "poolkit allocs: %s applies to a running service's profile: add -profile URL-or-file "+
+			"(poolkit allocs -profile -h lists its flags)\n", f)
+		return 2
+	}
 	cfg, err := parseAllocsFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -131,6 +138,7 @@ type site struct {
 	Allocs  float64 // per op
 	Bytes   float64
 	Reason  []string // the compiler's escape explanation: headline first
+	Advice  memprof.Advice
 }
 
 type listedPkg struct {
@@ -295,6 +303,7 @@ type siteKey struct {
 type siteCount struct {
 	objects, bytes int64
 	via            siteKey
+	samples        []memprof.Sample // for the advice
 }
 
 // profileBenchmark runs one benchmark for n and 2n iterations and returns
@@ -330,7 +339,8 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 			continue
 		}
 		s := site{Func: k.fn, File: k.file, Line: k.line,
-			Allocs: float64(objs) / float64(n), Bytes: float64(max(byts, 0)) / float64(n)}
+			Allocs: float64(objs) / float64(n), Bytes: float64(max(byts, 0)) / float64(n),
+			Advice: memprof.Advise(c2.samples, benchUserCode(p), newSourceLines(time.Time{}).line)}
 		if c2.via.fn != "" && c2.via != k {
 			s.Via, s.ViaFile, s.ViaLine = c2.via.fn, c2.via.file, c2.via.line
 		}
@@ -351,15 +361,21 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 	return ba, nil
 }
 
+// benchUserCode takes the benchmark's package, its external test
+// package and package main for the user's code.
+func benchUserCode(p listedPkg) memprof.UserCode {
+	return memprof.UserCode{Prefixes: []string{p.ImportPath, p.ImportPath + "_test", "main"}}
+}
+
 // readAllocProfile sums the profile's allocations by site, keeping only the
 // samples whose stack runs through the benchmark function top.
 func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCount, error) {
-	f, err := os.Open(name)
+	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("the benchmark wrote no memory profile: %v", err)
 	}
-	defer f.Close()
-	prof, err := memprof.Parse(f)
+	// The test binary's own profile, trusted: a generous limit.
+	prof, err := memprof.Parse(data, 1<<30)
 	if err != nil {
 		return nil, fmt.Errorf("reading memory profile: %v", err)
 	}
@@ -372,6 +388,15 @@ func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCo
 	for _, s := range prof.Samples {
 		inBench := false
 		for _, fr := range s.Stack {
+			if fr.Func == "testing.(*B).RunParallel.func1" {
+				// A goroutine of b.RunParallel: the process runs this
+				// one benchmark only, so its workers are the
+				// benchmark's, even when the body is a closure written
+				// in a helper and no frame of the benchmark is on the
+				// stack.
+				inBench = true
+				break
+			}
 			if ownPkg(fr.Func) {
 				local := fr.Func[strings.LastIndex(fr.Func, "/")+1:]
 				_, local, _ = strings.Cut(local, ".")
@@ -403,6 +428,7 @@ func readAllocProfile(name string, p listedPkg, top string) (map[siteKey]*siteCo
 		}
 		c.objects += s.Objects
 		c.bytes += s.Bytes
+		c.samples = append(c.samples, s)
 	}
 	return counts, nil
 }
@@ -534,6 +560,7 @@ func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 			for _, r := range summarise(s.Reason, cfg.verbose) {
 				fmt.Fprintf(bw, "  %9s %8s    compiler: %s\n", "", "", r)
 			}
+			fmt.Fprintf(bw, "  %9s %8s    advice%s: %s\n", "", "", shareNote(s.Advice), s.Advice.Text)
 		}
 		if rest := b.Sites[len(shown):]; len(rest) > 0 {
 			var a, by float64

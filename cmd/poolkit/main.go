@@ -32,13 +32,30 @@
 // -memprofilerate=1, reads the allocation profile and prints, per
 // benchmark, every allocation site with its allocations and bytes per
 // operation, largest first, with the compiler's escape-analysis reason
-// where it gives one. It replaces the GODEBUG=allocfreetrace=1 recipe of
-// the methane article, which Go 1.23 removed.
+// where it gives one and the advice -profile gives (below), the
+// benchmark's package taken for the user's code. The workers of
+// b.RunParallel count as the benchmark's even when their body is a
+// closure written in a helper. It replaces the GODEBUG=allocfreetrace=1
+// recipe of the methane article, which Go 1.23 removed.
 //
 // allocs -profile SOURCE reads a running service's memory profile instead,
 // from a pprof file or a net/http/pprof URL (a delta over -seconds), and
-// lists the sites that allocate most per second, each with the first frame
-// in the user's code and the poolkit package that removes it.
+// lists the sites that allocate most per second (-sort bytes: most bytes),
+// each with the first frame in the user's code, the allocations the
+// runtime recorded there (a site with fewer than 10 is marked "?"), and
+// the poolkit package that removes it, or "no rule". The advice reads the
+// whole stack: a gzip writer started inside json.Encoder.Encode is
+// gzpool's, a strings.Builder inside net/url is net/url's (no rule), a
+// sync.Pool's misses are already pooled; it names a package only when the
+// pattern covers at least half of the site, and says which part when not
+// all. The user's code is, unless -user says otherwise, the packages built
+// from a working tree, or when every file comes from the module cache, the
+// module of package main, else the module outermost on the stacks that
+// allocate most; the report says which. Source lines are read
+// from the working tree, the module cache (for "module@version/..." file
+// names) and GOROOT, with a warning when a file changed after the profile
+// was taken. A profile is refused when it inflates past -max-profile-mib
+// (16 MiB) or its parsing would take more than 32 times that.
 //
 // # vet
 //

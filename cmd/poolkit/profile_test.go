@@ -7,17 +7,22 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 // hotService is the testdata/hotpaths program, running.
@@ -177,8 +182,8 @@ func TestAllocsProfile(t *testing.T) {
 		t.Errorf("no progress line on stderr: %q", errOut)
 	}
 	rep := decodeReport(t, out)
-	if rep.DurationSeconds < 1.9 || rep.DurationSeconds > 5 || rep.Totals {
-		t.Errorf("duration_seconds %v, totals %v; want about 2", rep.DurationSeconds, rep.Totals)
+	if rep.DurationSeconds < 1.9 || rep.DurationSeconds > 5 || !rep.Rates {
+		t.Errorf("duration_seconds %v, rates %v; want about 2", rep.DurationSeconds, rep.Rates)
 	}
 	if rep.SampleRate != 512 {
 		t.Errorf("sample_rate_bytes %d, want the 512 the service set", rep.SampleRate)
@@ -220,20 +225,23 @@ func TestAllocsProfile(t *testing.T) {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
 		for _, want := range []*regexp.Regexp{
-			regexp.MustCompile(`(?m)^Allocations at .*delta\.pb\.gz over 2\.\ds \(a delta profile\): [\d,]+ allocs/s, [\d.]+ [KMG]iB/s in all\.$`),
+			regexp.MustCompile(`(?m)^Allocations at .*delta\.pb\.gz over 2\.\ds \(a delta profile\): [\d,]+ allocs/s, [\d.]+ [KMG]iB/s in all, ` +
+				`estimated from [\d,]+ recorded allocations\.$`),
+			regexp.MustCompile(`(?m)^Your code: the packages built from a working tree, not taken from the module cache: main; ` +
+				`-user prefixes changes it\.$`),
 			regexp.MustCompile(`(?m)^Sampling: one allocation recorded per 512 B allocated, on average \(runtime\.MemProfileRate = 512\)`),
 			regexp.MustCompile(`(?m)^Left out: [\d,]+ allocs/s by the net/http/pprof handler`),
-			regexp.MustCompile(`(?m)^ +allocs/s +bytes/s  site: first frame in your code$`),
-			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]iB/s  main\.compressResponse  testdata/hotpaths/main\.go:51 \(and 50, 52\)$`),
+			regexp.MustCompile(`(?m)^ +allocs/s +bytes/s +samples  site: first frame in your code \(ranked by allocs\)$`),
+			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]iB/s +[\d,]+  main\.compressResponse  testdata/hotpaths/main\.go:51 \(and 50, 52\)$`),
 			regexp.MustCompile(`(?m)^ +allocated in compress/flate\.`),
 			regexp.MustCompile(`(?m)^ +advice: gzpool: a gzip/flate writer is made per call`),
-			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]?i?B/s  \(\d+ more sites; -top 0 shows all\)$`),
+			regexp.MustCompile(`(?m)^ +[\d,]+ +[\d.]+ [KMG]?i?B/s +\(\d+ more sites: \d+% of the allocations, \d+% of the bytes; -top 0 shows all\)$`),
 		} {
 			if !want.MatchString(text) {
 				t.Errorf("text lacks %s\n%s", want, text)
 			}
 		}
-		if n := strings.Count(text, "advice: "); n != 3 {
+		if n := strings.Count(text, "advice"); n != 3 {
 			t.Errorf("-top 3 shows %d sites", n)
 		}
 	})
@@ -248,7 +256,7 @@ func TestAllocsProfile(t *testing.T) {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
 		if !strings.Contains(text, "one allocation recorded per 512.0 KiB") ||
-			!strings.Contains(text, "To sample finer, set runtime.MemProfileRate") {
+			!strings.Contains(text, "To sample finer, run the service with\nGODEBUG=memprofilerate=4096") {
 			t.Errorf("no advice on sampling finer:\n%s", text)
 		}
 	})
@@ -265,8 +273,8 @@ func TestAllocsProfile(t *testing.T) {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
 		rep := decodeReport(t, out)
-		if !rep.Totals || rep.DurationSeconds != 0 {
-			t.Errorf("totals %v, duration_seconds %v", rep.Totals, rep.DurationSeconds)
+		if rep.Rates || rep.DurationSeconds != 0 {
+			t.Errorf("rates %v, duration_seconds %v", rep.Rates, rep.DurationSeconds)
 		}
 		checkSites(t, rep, svc.src, svc.src, false)
 		code, text, _ := runIn(t, ".", "allocs", "-profile", file)
@@ -275,8 +283,8 @@ func TestAllocsProfile(t *testing.T) {
 		}
 		// With -seconds, the user says what span the file covers.
 		code, out, _ = runIn(t, ".", "allocs", "-profile", file, "-seconds", "100", "-format", "json")
-		if rep := decodeReport(t, out); code != 0 || rep.Totals || rep.DurationSeconds != 100 {
-			t.Errorf("exit %d, -seconds 100: totals %v, duration_seconds %v", code, rep.Totals, rep.DurationSeconds)
+		if rep := decodeReport(t, out); code != 0 || !rep.Rates || rep.DurationSeconds != 100 {
+			t.Errorf("exit %d, -seconds 100: rates %v, duration_seconds %v", code, rep.Rates, rep.DurationSeconds)
 		}
 	})
 
@@ -304,7 +312,7 @@ func TestAllocsProfile(t *testing.T) {
 // find it when the service was built with -trimpath, which names files by
 // import path, and poolkit runs in the service's source tree.
 func TestSourceLinesTrimpath(t *testing.T) {
-	src := newSourceLines()
+	src := newSourceLines(time.Time{})
 	want := hotLines(t, "testdata/hotpaths/main.go")
 	for _, file := range []string{
 		"github.com/poolkit/poolkit/cmd/poolkit/testdata/hotpaths/main.go", // -trimpath
@@ -434,5 +442,198 @@ func TestHasProfileFlag(t *testing.T) {
 		if got := hasProfileFlag(c.args); got != c.want {
 			t.Errorf("hasProfileFlag(%q) = %v", c.args, got)
 		}
+	}
+}
+
+// TestAllocsProfileBomb checks that a gzip bomb, from a file or a URL,
+// is refused with the limit named, and that reading it allocates about
+// the limit, not the gigabyte it inflates to.
+func TestAllocsProfileBomb(t *testing.T) {
+	pooltest.SkipIfRace(t)                   // the race detector's shadow memory would blur the figure
+	bomb := pooltest.GzipBomb(t, 16, 64<<20) // about 1 MiB, 1 GiB inflated
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bomb.pb.gz")
+	if err := os.WriteFile(file, bomb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/encoded/debug/pprof/allocs" {
+			// The transport inflates this one itself, transparently.
+			w.Header().Set("Content-Encoding", "gzip")
+		}
+		w.Write(bomb)
+	}))
+	defer srv.Close()
+	// At most: the limit read, decompressed and each grown by doubling,
+	// and some slack; far under the bomb's 1 GiB.
+	bound := func(limitMiB uint64) uint64 { return (4*limitMiB + 16) << 20 }
+	for _, c := range []struct {
+		name  string
+		args  []string
+		want  string
+		bound uint64
+	}{
+		{"file", []string{"-profile", file}, "bomb.pb.gz: profile larger than the limit: it decompresses to more than 16 MiB (-max-profile-mib 16)",
+			bound(16)},
+		{"file under -max-profile-mib 2", []string{"-profile", file, "-max-profile-mib", "2"}, "decompresses to more than 2 MiB", bound(2)},
+		{"URL", []string{"-profile", srv.URL, "-seconds", "1"}, "decompresses to more than 16 MiB", bound(16)},
+		{"URL under -max-profile-mib 2", []string{"-profile", srv.URL, "-seconds", "1", "-max-profile-mib", "2"},
+			"decompresses to more than 2 MiB", bound(2)},
+		{"URL, Content-Encoding gzip", []string{"-profile", srv.URL + "/encoded/debug/pprof/allocs", "-seconds", "1"},
+			"profile larger than the limit: it is larger than 16 MiB", bound(16)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			code, out, errOut := runIn(t, dir, append([]string{"allocs"}, c.args...)...)
+			runtime.ReadMemStats(&after)
+			if code != 1 || out != "" || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "raise the limit with -max-profile-mib") {
+				t.Errorf("exit %d\nstderr %q\nwant   %q", code, errOut, c.want)
+			}
+			grew := after.TotalAlloc - before.TotalAlloc
+			t.Logf("allocated %d MiB", grew>>20)
+			if grew > c.bound {
+				t.Errorf("reading a bomb of 1 GiB allocated %d MiB, want at most %d", grew>>20, c.bound>>20)
+			}
+		})
+	}
+}
+
+// TestAllocsProfileUnsymbolized checks that a profile whose stacks hold
+// addresses only is called unsymbolized, with the command that fixes it.
+func TestAllocsProfileUnsymbolized(t *testing.T) {
+	data, _ := pooltest.UnsymbolizedProfile(t)
+	file := filepath.Join(t.TempDir(), "unsymbolized.pb.gz")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runIn(t, ".", "allocs", "-profile", file)
+	if code != 1 || out != "" || !strings.Contains(errOut, "is not symbolized: its allocations' stacks hold addresses only") ||
+		!strings.Contains(errOut, "go tool pprof -proto -output symbolized.pb.gz BINARY PROFILE") ||
+		strings.Contains(errOut, "pprof endpoint's own") {
+		t.Errorf("exit %d\nstderr %q", code, errOut)
+	}
+}
+
+// TestAllocsProfileHostileError checks that what a server says with an
+// error status reaches the terminal with its control bytes escaped.
+func TestAllocsProfileHostileError(t *testing.T) {
+	body := "denied\x1b]0;owned\x07\x1b[2J\r\u202egnp.exe" + strings.Repeat("x", 400)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	code, out, errOut := runIn(t, ".", "allocs", "-profile", srv.URL, "-seconds", "1")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, r := range errOut {
+		if r != '\n' && !unicode.IsPrint(r) {
+			t.Fatalf("stderr holds %U:\n%q", r, errOut)
+		}
+	}
+	want := `answered 403 Forbidden: "denied\x1b]0;owned\a\x1b[2J\r\u202egnp.exe` + "xxx"
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "x\"…") || strings.Count(errOut, "x") > 320 {
+		t.Errorf("stderr %q\nwant %q, cut at 300 bytes", errOut, want)
+	}
+	// Plain text is shown as it is.
+	if got := quoteBody("Unknown profile: nosuch\n"); got != "Unknown profile: nosuch" {
+		t.Errorf("quoteBody of plain text = %q", got)
+	}
+}
+
+// TestAllocsProfileCommandLine checks the command line's answers to
+// mistakes a new user makes.
+func TestAllocsProfileCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	for _, c := range []struct {
+		name    string
+		args    []string
+		code    int
+		want    string
+		notWant string
+	}{
+		{"-profile -h", []string{"-profile", "-h"}, 0, "usage: poolkit allocs -profile source", "no such file"},
+		{"-profile without a value", []string{"-profile", "-seconds", "3"}, 2, `-profile needs a file or a URL, got the flag "-seconds"`, ""},
+		{"no scheme", []string{"-profile", "localhost:6060/debug/pprof/allocs"}, 1,
+			"no such file; did you mean http://localhost:6060/debug/pprof/allocs ?", ""},
+		{"-seconds without -profile", []string{"-seconds", "5"}, 2,
+			"-seconds applies to a running service's profile: add -profile URL-or-file", "flag provided but not defined"},
+		{"-format without -profile", []string{"-format=json", "."}, 2, "-format applies to a running service's profile", ""},
+		{"404", []string{"-profile", srv.URL, "-seconds", "1"}, 1, "answered 404 Not Found", "profile received"},
+		{"bad -sort", []string{"-profile", "x", "-sort", "size"}, 2, `-sort must be allocs or bytes, got "size"`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runIn(t, dir, append([]string{"allocs"}, c.args...)...)
+			all := out + errOut
+			if code != c.code || !strings.Contains(all, c.want) || (c.notWant != "" && strings.Contains(all, c.notWant)) {
+				t.Errorf("exit %d (want %d)\n%s\nwant %q, not %q", code, c.code, all, c.want, c.notWant)
+			}
+		})
+	}
+}
+
+// TestSourceLinesModuleCache checks that a file named as -trimpath names
+// a module's files is read from the module cache, and that a file that
+// changed after the profile was taken, or is shorter than its line
+// numbers, is reported.
+func TestSourceLinesModuleCache(t *testing.T) {
+	needGo(t)
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}}@{{.Version}}", "github.com/google/pprof").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := strings.TrimSpace(string(out)) + "/profile/profile.go"
+	// A profile taken long before the module was downloaded here: the
+	// module cache's files are the version's, whenever they came.
+	src := newSourceLines(time.Unix(0, 0))
+	found := false
+	for n := int64(1); n < 400; n++ {
+		if line, ok := src.line(file, n); ok && strings.HasPrefix(line, "func Parse(r io.Reader) (*Profile, error) {") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no func Parse in %s from the module cache", file)
+	}
+	if m := src.mismatch(); len(m) != 0 {
+		t.Errorf("mismatch %q for the module cache", m)
+	}
+	// The same file as another machine's module cache names it.
+	cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := "/home/ci/go/pkg/mod/" + file
+	if strings.HasPrefix(strings.TrimSpace(string(cache)), "/home/ci/") {
+		t.Skip("the module cache is where the test pretends another machine's is")
+	}
+	if line, ok := src.line(elsewhere, 1); !ok || line == "" {
+		t.Errorf("%s: %q, %v", elsewhere, line, ok)
+	}
+	// The standard library, as -trimpath names it.
+	if line, ok := src.line("strings/strings.go", 1); !ok || !strings.Contains(line, "Copyright") {
+		t.Errorf("strings/strings.go: %q, %v", line, ok)
+	}
+	// A working tree edited after the profile was taken.
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("main.go", []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src = newSourceLines(time.Now().Add(-time.Hour))
+	src.line(filepath.Join(dir, "main.go"), 2)
+	src.line(filepath.Join(dir, "main.go"), 40)
+	if m := src.mismatch(); len(m) != 1 || !strings.Contains(m[0], "main.go (changed after the profile was taken)") {
+		t.Errorf("mismatch %q", m)
+	}
+	src = newSourceLines(time.Time{})
+	src.line(filepath.Join(dir, "main.go"), 40)
+	if m := src.mismatch(); len(m) != 1 || !strings.Contains(m[0], "main.go (shorter than the profile's line numbers)") {
+		t.Errorf("mismatch %q", m)
 	}
 }

@@ -2,20 +2,23 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/poolkit/poolkit/internal/memprof"
 )
@@ -33,11 +36,10 @@ type profileConfig struct {
 	format     string
 	save       string
 	user       memprof.UserCode
+	userSet    bool
+	sortBy     string // "allocs" or "bytes"
+	limit      int64  // bytes of profile read, and once decompressed
 }
-
-// maxProfileSize bounds what poolkit reads from a URL or a file: a
-// service's memory profile is kilobytes to a few megabytes.
-const maxProfileSize = 256 << 20
 
 // defaultProfileTop is -top's default with -profile.
 const defaultProfileTop = 15
@@ -63,8 +65,12 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 	top := fs.Int("top", defaultProfileTop, "show the `n` sites that allocate most; 0 shows all")
 	format := fs.String("format", "text", "output `format`: text or json")
 	save := fs.String("save", "", "also write the profile fetched from a URL to `file`, to read again later with -profile")
+	limitMiB := fs.Int64("max-profile-mib", memprof.DefaultLimit>>20, "read at most `MiB` of profile, compressed and decompressed alike: "+
+		"a gzipped file or answer that inflates past it is refused before it fills the memory")
 	user := fs.String("user", "", "comma-separated package path `prefixes` that are your code (\"main\" for package main); "+
-		"default: everything but the runtime, the standard library and well-known third-party modules")
+		"default: the packages built from a working tree, or when every file is from the module cache, the module of package main "+
+		"(the report says which)")
+	sortBy := fs.String("sort", "allocs", "rank the sites by `allocs` or bytes")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: poolkit allocs -profile source [-seconds n] [-top n] [-format text|json] [-save file] [-user prefixes]")
 		fmt.Fprintln(stderr)
@@ -73,13 +79,22 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
+	if wantsHelp(args) {
+		// Before parsing, so that "-profile -h" is not a file named -h.
+		fs.Usage()
+		return nil, flag.ErrHelp
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if strings.HasPrefix(*source, "-") {
+		return nil, fmt.Errorf("-profile needs a file or a URL, got the flag %q", *source)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("-profile takes no packages, got %q", fs.Args())
 	}
-	cfg := &profileConfig{source: *source, seconds: *seconds, top: *top, format: *format, save: *save}
+	cfg := &profileConfig{source: *source, seconds: *seconds, top: *top, format: *format, save: *save, limit: *limitMiB << 20,
+		sortBy: *sortBy}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seconds" {
 			cfg.secondsSet = true
@@ -92,8 +107,12 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 		return nil, fmt.Errorf("-seconds must be at least 1, got %d", cfg.seconds)
 	case cfg.top < 0:
 		return nil, fmt.Errorf("-top must not be negative, got %d", cfg.top)
+	case *limitMiB < 1 || *limitMiB > 1<<20:
+		return nil, fmt.Errorf("-max-profile-mib must be between 1 and %d, got %d", 1<<20, *limitMiB)
 	case cfg.format != "text" && cfg.format != "json":
 		return nil, fmt.Errorf("-format must be text or json, got %q", cfg.format)
+	case cfg.sortBy != "allocs" && cfg.sortBy != "bytes":
+		return nil, fmt.Errorf("-sort must be allocs or bytes, got %q", cfg.sortBy)
 	}
 	if *user != "" {
 		for _, p := range strings.Split(*user, ",") {
@@ -101,8 +120,45 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 				cfg.user.Prefixes = append(cfg.user.Prefixes, p)
 			}
 		}
+		cfg.userSet = len(cfg.user.Prefixes) > 0
 	}
 	return cfg, nil
+}
+
+// wantsHelp reports whether args, before any "--", ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// profileOnlyFlags are the flags that mean something only with -profile.
+var profileOnlyFlags = []string{"seconds", "format", "save", "user", "sort", "max-profile-mib"}
+
+// profileOnlyFlag returns the first flag in args, before any "--", that
+// applies only with -profile, "" if there is none.
+func profileOnlyFlag(args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			return ""
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		for _, f := range profileOnlyFlags {
+			if name == f {
+				return "-" + f
+			}
+		}
+	}
+	return ""
 }
 
 func runAllocsProfile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -145,6 +201,27 @@ type profileReport struct {
 	rate     int64
 	sites    []memprof.Site
 	pprofOwn int64 // allocations of the pprof endpoint serving the profile, left out
+	// unsymbolized are the allocations whose stacks name no function,
+	// left out.
+	unsymbolized int64
+	// mismatch are the source files read for the advice that cannot be
+	// the ones the profiled binary was built from.
+	mismatch []string
+	userCode string // what was taken as the user's code, and why
+	sortBy   string
+	src      *sourceLines
+}
+
+// code returns the source line of a site, trimmed, "" when it is not at
+// hand.
+func (r *profileReport) code(s memprof.Site) string {
+	if r.src == nil || !s.IsUser {
+		return ""
+	}
+	l, _ := r.src.line(s.User.File, s.User.Line)
+	// A dependency's file is a stranger's text: its control bytes are
+	// shown escaped, as a server's are.
+	return quoteBody(l)
 }
 
 // dropPprof removes the allocations net/http/pprof made while serving
@@ -171,6 +248,18 @@ func dropPprof(prof *memprof.Profile) int64 {
 	return dropped
 }
 
+// looksLikeHost reports whether s, not a file, reads as a server's
+// address without its scheme: "localhost:6060/debug/pprof/allocs".
+func looksLikeHost(s string) bool {
+	host, _, _ := strings.Cut(s, "/")
+	if _, port, ok := strings.Cut(host, ":"); ok && port != "" {
+		if _, err := strconv.Atoi(port); err == nil {
+			return true
+		}
+	}
+	return strings.Contains(s, "/debug/pprof")
+}
+
 func isURL(s string) bool {
 	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
@@ -184,7 +273,7 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 			return nil, err
 		}
 		source = u
-		data, err = fetchProfile(ctx, u, cfg.seconds, progress)
+		data, err = fetchProfile(ctx, u, cfg.seconds, cfg.limit, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -199,22 +288,25 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 		}
 		f, err := os.Open(cfg.source)
 		if err != nil {
+			if errors.Is(err, os.ErrNotExist) && looksLikeHost(cfg.source) {
+				return nil, fmt.Errorf("reading the profile: %v: no such file; did you mean http://%s ?", err, cfg.source)
+			}
 			return nil, fmt.Errorf("reading the profile: %v", err)
 		}
-		data, err = io.ReadAll(io.LimitReader(f, maxProfileSize+1))
+		data, err = readAtMost(f, cfg.limit+1)
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %v", cfg.source, err)
-		}
-		if len(data) > maxProfileSize {
-			return nil, fmt.Errorf("%s is larger than %d MiB: not a memory profile", cfg.source, maxProfileSize>>20)
 		}
 	}
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s is empty: no profile in it", source)
 	}
-	prof, err := memprof.Parse(bytes.NewReader(data))
+	prof, err := memprof.Parse(data, cfg.limit)
 	switch {
+	case errors.Is(err, memprof.ErrTooLarge):
+		return nil, fmt.Errorf("%s: %v (-max-profile-mib %d): a memory profile is kilobytes to a few megabytes; "+
+			"if this one is real, raise the limit with -max-profile-mib", source, err, cfg.limit>>20)
 	case errors.Is(err, memprof.ErrNotProfile):
 		hint := "give a file written by pprof (go test -memprofile, pprof.WriteHeapProfile, curl of /debug/pprof/allocs)"
 		if isURL(cfg.source) {
@@ -255,10 +347,33 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 			"(one sample per %s allocated on average): make the service busy, take a longer -seconds, or sample finer with runtime.MemProfileRate",
 			source, over, fmtSize(float64(prof.Rate)))
 	}
-	rep.sites = prof.Sites(cfg.user, newSourceLines().line)
-	if len(rep.sites) == 0 {
+	rep.unsymbolized = prof.Unsymbolized
+	user := cfg.user
+	if cfg.userSet {
+		rep.userCode = strings.Join(user.Prefixes, ", ") + " (-user)"
+	} else {
+		user, rep.userCode = prof.MainCode()
+	}
+	src := newSourceLines(prof.Time)
+	rep.sites = prof.Sites(user, src.line)
+	rep.mismatch = src.mismatch()
+	rep.src = src
+	if cfg.sortBy == "bytes" {
+		sort.SliceStable(rep.sites, func(i, j int) bool { return rep.sites[i].Bytes > rep.sites[j].Bytes })
+	}
+	rep.sortBy = cfg.sortBy
+	switch {
+	case len(rep.sites) > 0:
+	case prof.Unsymbolized > 0:
+		return nil, fmt.Errorf("%s is not symbolized: its allocations' stacks hold addresses only, no function names "+
+			"or lines, so no site can be named. Go's runtime/pprof and net/http/pprof write symbolized profiles; "+
+			"this one was converted or written by another tool. Symbolize it against the binary that was profiled: "+
+			"go tool pprof -proto -output symbolized.pb.gz BINARY PROFILE, then read symbolized.pb.gz", source)
+	case rep.pprofOwn > 0:
 		return nil, fmt.Errorf("%s: every allocation sampled was the pprof endpoint's own, serving the profile: "+
 			"the service allocated too little to be sampled (one sample per %s)", source, fmtSize(float64(prof.Rate)))
+	default:
+		return nil, fmt.Errorf("%s: no allocation sampled has a stack, so no site can be named", source)
 	}
 	return rep, nil
 }
@@ -285,7 +400,7 @@ func profileURL(raw string, seconds int) (string, error) {
 
 // fetchProfile asks the endpoint for a delta profile over seconds,
 // showing a progress line on progress while the server waits.
-func fetchProfile(ctx context.Context, u string, seconds int, progress io.Writer) ([]byte, error) {
+func fetchProfile(ctx context.Context, u string, seconds int, limit int64, progress io.Writer) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(seconds)*time.Second+time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -294,29 +409,81 @@ func fetchProfile(ctx context.Context, u string, seconds int, progress io.Writer
 	}
 	done := make(chan struct{})
 	stopped := make(chan struct{})
+	start := time.Now()
 	go showProgress(progress, u, seconds, done, stopped)
 	resp, err := http.DefaultClient.Do(req)
 	var data []byte
 	if err == nil {
-		data, err = io.ReadAll(io.LimitReader(resp.Body, maxProfileSize+1))
+		// Read one byte past the limit, for Parse to refuse; the
+		// transport's transparent gzip decoding is bounded here too.
+		data, err = readAtMost(resp.Body, limit+1)
 		resp.Body.Close()
 	}
 	close(done)
 	<-stopped
+	if err == nil && resp.StatusCode == http.StatusOK {
+		fmt.Fprintf(progress, "poolkit allocs: profile received after %.1fs\n", time.Since(start).Seconds())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot fetch a profile from %s: %v (is the service running, and does it serve net/http/pprof there?)", u, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		msg := strings.TrimSpace(string(data))
-		if len(msg) > 300 {
-			msg = msg[:300] + "…"
-		}
-		return nil, fmt.Errorf("%s answered %s: %s", u, resp.Status, msg)
-	}
-	if len(data) > maxProfileSize {
-		return nil, fmt.Errorf("%s sent more than %d MiB: not a memory profile", u, maxProfileSize>>20)
+		return nil, fmt.Errorf("%s answered %s: %s", u, quoteBody(resp.Status), quoteBody(string(data)))
 	}
 	return data, nil
+}
+
+// readAtMost reads r to its end or n bytes, whichever comes first. Its
+// buffer doubles as it grows, up to n, so that reading n bytes allocates
+// at most about 3n (io.ReadAll's smaller steps allocate several times n,
+// and bytes.Buffer's doubling past n up to 4n).
+func readAtMost(r io.Reader, n int64) ([]byte, error) {
+	buf := make([]byte, 0, min(n, 4096))
+	for int64(len(buf)) < n {
+		if len(buf) == cap(buf) {
+			buf = append(make([]byte, 0, min(n, 2*int64(cap(buf)))), buf...)
+		}
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// quoteBody returns the start of a server's text, or of a source line,
+// up to 300 bytes, for a message: as it is when it is printable text on one line,
+// otherwise Go-quoted, so that the control bytes of a hostile or broken
+// server (terminal escape sequences, carriage returns, bidirectional
+// overrides) reach the terminal as visible escapes, not as commands.
+func quoteBody(s string) string {
+	s = strings.TrimSpace(s)
+	cut := len(s) > 300
+	if cut {
+		n := 300
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n-- // not inside a character
+		}
+		s = s[:n]
+	}
+	printable := utf8.ValidString(s)
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			printable = false
+			break
+		}
+	}
+	if !printable {
+		s = strconv.Quote(s)
+	}
+	if cut {
+		s += "…"
+	}
+	return s
 }
 
 // showProgress prints a line while the server collects the delta: on a
@@ -341,7 +508,6 @@ func showProgress(w io.Writer, u string, seconds int, done <-chan struct{}, stop
 			if tty {
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "poolkit allocs: profile received after %.1fs\n", time.Since(start).Seconds())
 			return
 		case <-t.C:
 		}
@@ -355,53 +521,6 @@ func writerIsTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// sourceLines reads lines of the files a profile names, when they are at
-// hand, for the rules that look at the code.
-type sourceLines map[string][]string
-
-func newSourceLines() sourceLines { return sourceLines{} }
-
-func (s sourceLines) line(file string, n int64) (string, bool) {
-	lines, ok := s[file]
-	if !ok {
-		lines = readLines(file)
-		if lines == nil && !filepath.IsAbs(file) {
-			// A binary built with -trimpath names its files by import
-			// path ("example.com/svc/api/handler.go"): try the path's
-			// tails under the working directory, a bare file name only
-			// when the working directory has the name of its package's
-			// directory, so that a main.go here is not taken for another.
-			parts := strings.Split(filepath.ToSlash(file), "/")
-			wd, _ := os.Getwd()
-			for i := 1; i < len(parts) && lines == nil; i++ {
-				if i == len(parts)-1 && filepath.Base(wd) != parts[i-1] {
-					break
-				}
-				lines = readLines(filepath.FromSlash(strings.Join(parts[i:], "/")))
-			}
-		}
-		s[file] = lines
-	}
-	if n < 1 || n > int64(len(lines)) {
-		return "", false
-	}
-	return lines[n-1], true
-}
-
-// readLines returns the lines of a regular file of a source file's size,
-// nil if there is none.
-func readLines(file string) []string {
-	fi, err := os.Stat(file)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 8<<20 {
-		return nil
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	return strings.Split(string(b), "\n")
 }
 
 // shortPath shows a standard-library file as $GOROOT/src/… (the
@@ -437,43 +556,74 @@ func (r *profileReport) samplingNote() string {
 	s := fmt.Sprintf("Sampling: one allocation recorded per %s allocated, on average (runtime.MemProfileRate = %d), scaled up\n"+
 		"to estimates;", fmtSize(float64(r.rate)), r.rate)
 	if r.rate >= memprof.DefaultRate {
-		s += " small or rare sites may be missing. To sample finer, set runtime.MemProfileRate = 4096 (say)\n" +
-			"first thing in main, before the allocations you want to see: it costs some CPU on every allocation."
+		s += " small or rare sites may be missing. To sample finer, run the service with\n" +
+			"GODEBUG=memprofilerate=4096 in its environment (no change to its code), or set runtime.MemProfileRate\n" +
+			"first thing in main: it costs some CPU on every allocation."
 	} else {
 		s += " finer than Go's default of 512 KiB."
 	}
 	return s
 }
 
-func (r *profileReport) writeText(w io.Writer, top int) {
-	var objs, byts int64
+// thinSamples is the count of recorded allocations under which a site's
+// figures are marked as too thin to trust: with n samples, the estimate
+// is off by about 1/sqrt(n), a third at 10.
+const thinSamples = 10
+
+// totals sums the sites.
+func (r *profileReport) totals() (objs, byts int64, sampled float64) {
 	for _, s := range r.sites {
 		objs += s.Objects
 		byts += s.Bytes
+		sampled += s.Sampled
 	}
+	return objs, byts, sampled
+}
+
+func (r *profileReport) shown(top int) []memprof.Site {
+	if top > 0 && len(r.sites) > top {
+		return r.sites[:top]
+	}
+	return r.sites
+}
+
+func (r *profileReport) writeText(w io.Writer, top int) {
+	objs, byts, sampled := r.totals()
 	unitA, unitB := "allocs/s", "bytes/s"
 	if r.duration > 0 {
-		fmt.Fprintf(w, "Allocations at %s over %.1fs (%s): %s allocs/s, %s/s in all.\n",
+		fmt.Fprintf(w, "Allocations at %s over %.1fs (%s): %s allocs/s, %s/s in all",
 			r.source, r.duration.Seconds(), r.durFrom, fmtCount(r.perSec(objs)), fmtSize(r.perSec(byts)))
 	} else {
 		unitA, unitB = "allocs", "bytes"
 		fmt.Fprintf(w, "Allocations in %s: %s allocs, %s in all, TOTALS since the process started: the profile records no\n"+
 			"duration, so there are no rates. For rates, fetch a delta with -profile URL -seconds N (or -save it),\n"+
-			"or pass -seconds with the span this profile covers.\n",
+			"or pass -seconds with the span this profile covers. From",
 			r.source, fmtCount(float64(objs)), fmtSize(float64(byts)))
+	}
+	if r.rate > 0 {
+		fmt.Fprintf(w, ", estimated from %s recorded allocations.\n", fmtCount(sampled))
+	} else {
+		fmt.Fprintln(w, ".")
 	}
 	fmt.Fprintln(w, r.samplingNote())
 	if r.pprofOwn > 0 {
 		fmt.Fprintf(w, "Left out: %s %s by the net/http/pprof handler itself while it served the profile.\n",
 			fmtCount(r.perSec(r.pprofOwn)), unitA)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%12s %12s  %s\n", unitA, unitB, "site: first frame in your code")
-	shown := r.sites
-	if top > 0 && len(shown) > top {
-		shown = shown[:top]
+	if r.unsymbolized > 0 {
+		fmt.Fprintf(w, "Left out: %s %s whose stacks hold addresses only, no function names (unsymbolized).\n",
+			fmtCount(r.perSec(r.unsymbolized)), unitA)
 	}
-	indent := strings.Repeat(" ", 27)
+	fmt.Fprintf(w, "Your code: %s; -user prefixes changes it.\n", r.userCode)
+	if len(r.mismatch) > 0 {
+		fmt.Fprintf(w, "WARNING: the advice read source lines that cannot be the profiled binary's, so advice that reads the\n"+
+			"code may be wrong: %s.\n", strings.Join(r.mismatch, "; "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%12s %12s %8s  %s\n", unitA, unitB, "samples", "site: first frame in your code (ranked by "+r.sortBy+")")
+	shown := r.shown(top)
+	indent := strings.Repeat(" ", 36)
+	thin := false
 	for _, s := range shown {
 		b := fmtSize(r.perSec(s.Bytes))
 		if r.duration > 0 {
@@ -490,7 +640,15 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 		if !s.IsUser {
 			where += "  (no frame in your code; outermost frame shown)"
 		}
-		fmt.Fprintf(w, "%12s %12s  %s\n", fmtCount(r.perSec(s.Objects)), b, where)
+		n := "-"
+		if r.rate > 0 {
+			n = fmtCount(s.Sampled)
+			if s.Sampled < thinSamples {
+				n += "?"
+				thin = true
+			}
+		}
+		fmt.Fprintf(w, "%12s %12s %8s  %s\n", fmtCount(r.perSec(s.Objects)), b, n, where)
 		in := s.AllocIn
 		if len(s.AlsoIn) > 0 {
 			in += " (also " + strings.Join(s.AlsoIn[:min(len(s.AlsoIn), 3)], ", ")
@@ -499,8 +657,11 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 			}
 			in += ")"
 		}
+		if c := r.code(s); c != "" {
+			fmt.Fprintf(w, "%scode: %s\n", indent, c)
+		}
 		fmt.Fprintf(w, "%sallocated in %s\n", indent, in)
-		fmt.Fprintf(w, "%sadvice: %s\n", indent, s.Advice.Text)
+		fmt.Fprintf(w, "%sadvice%s: %s\n", indent, shareNote(s.Advice), s.Advice.Text)
 	}
 	if rest := r.sites[len(shown):]; len(rest) > 0 {
 		var a, by int64
@@ -512,53 +673,130 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 		if r.duration > 0 {
 			b += "/s"
 		}
-		fmt.Fprintf(w, "%12s %12s  (%d more sites; -top 0 shows all)\n", fmtCount(r.perSec(a)), b, len(rest))
+		fmt.Fprintf(w, "%12s %12s %8s  (%d more sites: %s of the allocations, %s of the bytes; -top 0 shows all)\n",
+			fmtCount(r.perSec(a)), b, "", len(rest), pct(a, objs), pct(by, byts))
 	}
+	if thin {
+		fmt.Fprintf(w, "\n?: fewer than %d allocations recorded at the site: its figures may be off by a third or more;\n"+
+			"   run the service with GODEBUG=memprofilerate=N, N under %d, to record more.\n", thinSamples, r.rate)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, profileNote)
+}
+
+// profileNote says how the profile's counts differ from the runtime's.
+const profileNote = `Note: the figures are estimates scaled up from sampled allocations, and run under the runtime's exact
+counters (runtime/metrics /gc/heap/allocs:objects); the runtime packs pointer-free allocations under 16 B into
+shared 16 B blocks and the profile sees the blocks, so such sites show fewer allocations than were made.`
+
+// shareNote prints the part of a site its advice covers, when it is not
+// all of it.
+func shareNote(a memprof.Advice) string {
+	if a.BytesShare >= 0.995 && a.ObjectsShare >= 0.995 {
+		return ""
+	}
+	return fmt.Sprintf(" (for %.0f%% of the bytes, %.0f%% of the allocations)", 100*a.BytesShare, 100*a.ObjectsShare)
+}
+
+// pct prints a as a percentage of b.
+func pct(a, b int64) string {
+	if b <= 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
 }
 
 // profileJSON is -format json's output.
 type profileJSON struct {
 	Source string `json:"source"`
-	// DurationSeconds is the span the rates are over; 0 when the profile
-	// holds totals, and then the per-second fields are null.
-	DurationSeconds float64    `json:"duration_seconds"`
-	Totals          bool       `json:"totals"`
-	SampleRate      int64      `json:"sample_rate_bytes"` // runtime.MemProfileRate, 0 if unknown
-	Sites           []siteJSON `json:"sites"`
+	// Rates is true when the figures are over DurationSeconds, false when
+	// the profile holds totals since the process started; then
+	// DurationSeconds is 0 and the per-second fields are null.
+	Rates           bool    `json:"rates"`
+	DurationSeconds float64 `json:"duration_seconds"`
+	SampleRate      int64   `json:"sample_rate_bytes"` // runtime.MemProfileRate, 0 if unknown
+	UserCode        string  `json:"user_code"`         // what was taken as the user's code, and why
+	SortedBy        string  `json:"sorted_by"`         // "allocs" or "bytes"
+	// SourceMismatch lists the source files read that cannot be the
+	// profiled binary's.
+	SourceMismatch []string    `json:"source_mismatch"`
+	Total          figuresJSON `json:"total"`    // every site
+	LeftOut        leftOutJSON `json:"left_out"` // not in any site
+	// NotShown are the sites past -top.
+	NotShown struct {
+		Sites int `json:"sites"`
+		figuresJSON
+	} `json:"not_shown"`
+	Sites []siteJSON `json:"sites"`
 }
 
-type siteJSON struct {
-	Func         string   `json:"func"`
-	File         string   `json:"file"`
-	Line         int64    `json:"line"`
-	OtherLines   []int64  `json:"other_lines,omitempty"` // lines of the same function the same advice covers
-	UserCode     bool     `json:"user_code"`             // false: no frame in the user's code, the outermost is shown
-	AllocIn      string   `json:"alloc_in"`
-	AlsoIn       []string `json:"also_in,omitempty"`
+// figuresJSON are the figures of a site or a sum of sites.
+type figuresJSON struct {
 	AllocsPerSec *float64 `json:"allocs_per_sec"`
 	BytesPerSec  *float64 `json:"bytes_per_sec"`
 	Allocs       int64    `json:"allocs"` // estimated total over the profile
 	Bytes        int64    `json:"bytes"`
-	Advice       string   `json:"advice"`
-	Package      string   `json:"package"` // the poolkit package(s) the advice names, "" for no rule
+	// Samples is about how many allocations the runtime recorded, that
+	// the estimates are scaled up from; 0 if the profile gives no rate.
+	Samples float64 `json:"samples"`
+}
+
+type leftOutJSON struct {
+	PprofHandlerAllocs int64 `json:"pprof_handler_allocs"` // allocations of net/http/pprof serving the profile
+	UnsymbolizedAllocs int64 `json:"unsymbolized_allocs"`  // allocations whose stacks name no function
+}
+
+type siteJSON struct {
+	Func       string   `json:"func"`
+	File       string   `json:"file"`
+	Line       int64    `json:"line"`
+	OtherLines []int64  `json:"other_lines,omitempty"` // lines of the same function the same advice covers
+	UserCode   bool     `json:"user_code"`             // false: no frame in the user's code, the outermost is shown
+	Code       string   `json:"code,omitempty"`        // the site's source line, when at hand
+	AllocIn    string   `json:"alloc_in"`
+	AlsoIn     []string `json:"also_in,omitempty"`
+	figuresJSON
+	Thin    bool   `json:"thin"` // fewer than 10 samples: figures may be off by a third or more
+	Advice  string `json:"advice"`
+	Package string `json:"package"` // the poolkit package(s) the advice names, "" for no rule
+	// AdviceBytesShare and AdviceAllocsShare are the parts of the site
+	// the advice rests on, 0 to 1.
+	AdviceBytesShare  float64 `json:"advice_bytes_share"`
+	AdviceAllocsShare float64 `json:"advice_allocs_share"`
+}
+
+func (r *profileReport) figures(objs, byts int64, sampled float64) figuresJSON {
+	f := figuresJSON{Allocs: objs, Bytes: byts, Samples: math.Round(sampled*10) / 10}
+	if r.duration > 0 {
+		a, b := r.perSec(objs), r.perSec(byts)
+		f.AllocsPerSec, f.BytesPerSec = &a, &b
+	}
+	return f
 }
 
 func (r *profileReport) json(top int) profileJSON {
-	out := profileJSON{Source: r.source, DurationSeconds: r.duration.Seconds(), Totals: r.duration <= 0,
-		SampleRate: r.rate, Sites: []siteJSON{}}
-	shown := r.sites
-	if top > 0 && len(shown) > top {
-		shown = shown[:top]
+	out := profileJSON{Source: r.source, Rates: r.duration > 0, DurationSeconds: r.duration.Seconds(),
+		SampleRate: r.rate, UserCode: r.userCode, SortedBy: r.sortBy, SourceMismatch: r.mismatch, Sites: []siteJSON{}}
+	if out.SourceMismatch == nil {
+		out.SourceMismatch = []string{}
 	}
+	out.Total = r.figures(r.totals())
+	out.LeftOut = leftOutJSON{PprofHandlerAllocs: r.pprofOwn, UnsymbolizedAllocs: r.unsymbolized}
+	shown := r.shown(top)
+	var ro, rb int64
+	var rs float64
+	for _, s := range r.sites[len(shown):] {
+		ro += s.Objects
+		rb += s.Bytes
+		rs += s.Sampled
+	}
+	out.NotShown.Sites = len(r.sites) - len(shown)
+	out.NotShown.figuresJSON = r.figures(ro, rb, rs)
 	for _, s := range shown {
-		js := siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, OtherLines: s.OtherLines, UserCode: s.IsUser,
-			AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, Allocs: s.Objects, Bytes: s.Bytes,
-			Advice: s.Advice.Text, Package: s.Advice.Package}
-		if r.duration > 0 {
-			a, b := r.perSec(s.Objects), r.perSec(s.Bytes)
-			js.AllocsPerSec, js.BytesPerSec = &a, &b
-		}
-		out.Sites = append(out.Sites, js)
+		out.Sites = append(out.Sites, siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, OtherLines: s.OtherLines,
+			UserCode: s.IsUser, Code: r.code(s), AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, figuresJSON: r.figures(s.Objects, s.Bytes, s.Sampled),
+			Thin: r.rate > 0 && s.Sampled < thinSamples, Advice: s.Advice.Text, Package: s.Advice.Package,
+			AdviceBytesShare: s.Advice.BytesShare, AdviceAllocsShare: s.Advice.ObjectsShare})
 	}
 	return out
 }

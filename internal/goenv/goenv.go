@@ -17,14 +17,27 @@ func GOROOT() (string, error) {
 	return goroot()
 }
 
-var goroot = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
+var goroot = sync.OnceValues(func() (string, error) { return goEnv("GOROOT") })
+
+// GOMODCACHE returns the output of "go env GOMODCACHE", asked once per
+// process: the directory of the module cache, where the source of every
+// module version the go command downloaded lies.
+func GOMODCACHE() (string, error) {
+	return gomodcache()
+}
+
+var gomodcache = sync.OnceValues(func() (string, error) { return goEnv("GOMODCACHE") })
+
+// goEnv returns the output of "go env name", an error if it printed
+// nothing.
+func goEnv(name string) (string, error) {
+	out, err := exec.Command("go", "env", name).Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOROOT: %w", err)
+		return "", fmt.Errorf("go env %s: %w", name, err)
 	}
-	root := strings.TrimSpace(string(out))
-	if root == "" {
-		return "", fmt.Errorf("go env GOROOT printed nothing")
+	v := strings.TrimSpace(string(out))
+	if v == "" {
+		return "", fmt.Errorf("go env %s printed nothing", name)
 	}
-	return root, nil
-})
+	return v, nil
+}

@@ -8,11 +8,14 @@ package memprof
 import (
 	"errors"
 	"fmt"
-	"io"
+	"math"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/poolkit/poolkit/gzpool"
 )
 
 // DefaultRate is the Go runtime's default runtime.MemProfileRate: one
@@ -32,6 +35,10 @@ type Sample struct {
 	Stack   []Frame // innermost first, inlined calls expanded
 	Objects int64
 	Bytes   int64
+	// Sampled is about how many allocations the runtime recorded for
+	// this stack, before it scaled them up to Objects: the evidence the
+	// estimate rests on. 0 when the profile does not record its rate.
+	Sampled float64
 }
 
 // Profile is a memory profile's allocation samples.
@@ -45,6 +52,9 @@ type Profile struct {
 	// (runtime.MemProfileRate), 0 if the profile does not say.
 	Rate int64
 	Time time.Time // when the profile was taken, zero if unknown
+	// Unsymbolized are the objects of samples whose stacks hold
+	// addresses only, no function or line: Samples leaves them out.
+	Unsymbolized int64
 }
 
 // ErrNotProfile is wrapped by Parse's error for input that is not a pprof
@@ -55,12 +65,41 @@ var ErrNotProfile = errors.New("not a pprof profile")
 // kind (CPU, goroutine, mutex, block).
 var ErrNotMemory = errors.New("not a memory profile")
 
+// ErrTooLarge is wrapped by Parse's error when the profile, as read or
+// once decompressed, is larger than the limit Parse was given.
+var ErrTooLarge = errors.New("profile larger than the limit")
+
+// DefaultLimit is a limit for Parse that holds any real memory profile:
+// a service's profile is kilobytes to a few megabytes, decompressed.
+const DefaultLimit = 16 << 20
+
+// costFactor bounds the memory Parse lets pprof's parser take: at most
+// costFactor times the limit, as parseCost estimates it. A real profile
+// costs 6 to 14 times its size, and is estimated at 13 to 24 times.
+const costFactor = 32
+
 // Parse reads a memory profile, gzipped or not, in the protobuf format or
-// the legacy text format (debug=1). Its error wraps ErrNotProfile when r
-// does not hold a profile and ErrNotMemory when it holds another kind; a
-// profile with no samples is not an error (see Profile.Empty).
-func Parse(r io.Reader) (*Profile, error) {
-	prof, err := profile.Parse(r)
+// the legacy text format (debug=1). Neither data nor the profile
+// decompressed may exceed limit bytes: Parse decompresses data itself and
+// stops past limit bytes, so a small file that inflates to gigabytes
+// costs about limit bytes of memory before it is refused with an error
+// wrapping ErrTooLarge. Nor may the parsing take more than 32 times the
+// limit: a profile of many tiny records (empty samples cost 86 times
+// their size) is refused the same way before it is parsed. Its
+// error wraps ErrNotProfile when r does not hold a profile and
+// ErrNotMemory when it holds another kind; a profile with no samples is
+// not an error (see Profile.Empty).
+func Parse(data []byte, limit int64) (*Profile, error) {
+	data, err := decompress(data, limit)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCost(data, limit); err != nil {
+		return nil, err
+	}
+	// data is not gzipped (decompress saw to it), so ParseData decodes
+	// it as it is and decompresses nothing.
+	prof, err := profile.ParseData(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotProfile, err)
 	}
@@ -85,6 +124,23 @@ func Parse(r io.Reader) (*Profile, error) {
 	if prof.TimeNanos != 0 {
 		p.Time = time.Unix(0, prof.TimeNanos)
 	}
+	// Stacks share their locations in the profile, but not here: a
+	// location of many lines, named by many samples, would expand into
+	// more frames than memory holds. Count them before making any.
+	maxFrames := costFactor * limit / int64(unsafe.Sizeof(Frame{}))
+	frames := int64(0)
+	for _, s := range prof.Sample {
+		if s.Value[objIdx] == 0 && s.Value[byteIdx] == 0 {
+			continue
+		}
+		for _, loc := range s.Location {
+			frames += int64(len(loc.Line))
+		}
+		if frames > maxFrames {
+			return nil, fmt.Errorf("%w: its stacks expand to more than %d frames, %d times the limit in memory",
+				ErrTooLarge, maxFrames, costFactor)
+		}
+	}
 	for _, s := range prof.Sample {
 		if s.Value[objIdx] == 0 && s.Value[byteIdx] == 0 {
 			continue
@@ -98,9 +154,78 @@ func Parse(r io.Reader) (*Profile, error) {
 				stack = append(stack, Frame{ln.Function.Name, ln.Function.Filename, ln.Line})
 			}
 		}
-		p.Samples = append(p.Samples, Sample{Stack: stack, Objects: s.Value[objIdx], Bytes: s.Value[byteIdx]})
+		if len(stack) == 0 {
+			p.Unsymbolized += s.Value[objIdx]
+			continue
+		}
+		p.Samples = append(p.Samples, Sample{Stack: stack, Objects: s.Value[objIdx], Bytes: s.Value[byteIdx],
+			Sampled: sampled(s.Value[objIdx], s.Value[byteIdx], p.Rate)})
 	}
 	return p, nil
+}
+
+// sampled undoes the runtime's scaling of a heap profile's sample
+// (runtime/pprof's scaleHeapSample): an allocation of size bytes is
+// recorded with probability 1-exp(-size/rate), and its count divided by
+// that. Multiplying back gives the allocations recorded.
+func sampled(objects, bytes, rate int64) float64 {
+	if rate <= 0 || objects <= 0 {
+		return 0
+	}
+	if rate == 1 {
+		return float64(objects)
+	}
+	size := float64(bytes) / float64(objects)
+	return float64(objects) * -math.Expm1(-size/float64(rate))
+}
+
+// decompress returns data, decompressed when it is gzipped, or an error
+// when data or what it inflates to is larger than limit.
+func decompress(data []byte, limit int64) ([]byte, error) {
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w: it is larger than %s", ErrTooLarge, fmtLimit(limit))
+	}
+	if !isGzip(data) {
+		return data, nil
+	}
+	plain, err := gzpool.AppendDecompress(nil, data, limit)
+	switch {
+	case errors.Is(err, gzpool.ErrLimit):
+		return nil, fmt.Errorf("%w: it decompresses to more than %s", ErrTooLarge, fmtLimit(limit))
+	case err != nil:
+		return nil, fmt.Errorf("%w: decompressing: %v", ErrNotProfile, err)
+	}
+	if isGzip(plain) {
+		// pprof compresses a profile once; a second layer would be
+		// decompressed again by the parser, without a limit.
+		return nil, fmt.Errorf("%w: it is gzipped twice", ErrNotProfile)
+	}
+	return plain, nil
+}
+
+// checkCost returns an error when parsing data would take more than
+// costFactor times limit.
+func checkCost(data []byte, limit int64) error {
+	if c := parseCost(data); c > costFactor*limit {
+		return fmt.Errorf("%w: parsing its %s of many small records would take about %s of memory, more than %d times the limit",
+			ErrTooLarge, fmtLimit(int64(len(data))), fmtLimit(c), costFactor)
+	}
+	return nil
+}
+
+// isGzip reports whether b starts with gzip's magic number, as pprof's
+// parser tests it.
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// fmtLimit prints a size in MiB, whole or to a tenth, or in bytes.
+func fmtLimit(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // describe names the kind of a profile that is not a memory profile.
@@ -123,6 +248,9 @@ func describe(prof *profile.Profile, kinds []string) string {
 
 // Empty reports whether the profile holds no allocation at all.
 func (p *Profile) Empty() bool {
+	if p.Unsymbolized > 0 {
+		return false
+	}
 	for _, s := range p.Samples {
 		if s.Objects > 0 {
 			return false

@@ -3,10 +3,17 @@ package memprof
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math"
 	"runtime"
 	"runtime/pprof"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 func TestFuncPackage(t *testing.T) {
@@ -73,11 +80,7 @@ func TestParseOwnHeapProfile(t *testing.T) {
 		sink = append(sink[:0], make([]byte, 100+i))
 	}
 	runtime.GC() // the profile publishes allocations as of the last GC
-	var buf bytes.Buffer
-	if err := pprof.Lookup("allocs").WriteTo(&buf, 0); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Parse(&buf)
+	p, err := Parse(pooltest.AllocsProfile(t, 0), DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,14 +105,195 @@ func TestParseOwnHeapProfile(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	if _, err := Parse(strings.NewReader("not a profile")); !errors.Is(err, ErrNotProfile) {
+	if _, err := Parse([]byte("not a profile"), DefaultLimit); !errors.Is(err, ErrNotProfile) {
 		t.Errorf("text: %v", err)
 	}
 	var buf bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&buf, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Parse(&buf); !errors.Is(err, ErrNotMemory) || !strings.Contains(err.Error(), "goroutine profile") {
+	if _, err := Parse(buf.Bytes(), DefaultLimit); !errors.Is(err, ErrNotMemory) || !strings.Contains(err.Error(), "goroutine profile") {
 		t.Errorf("goroutine profile: %v", err)
+	}
+}
+
+// TestParseLimit checks that Parse refuses a profile that inflates past
+// its limit before it holds the inflated bytes: a 1 MiB file of 16 gzip
+// members of 64 MiB of zeros, 1 GiB decompressed, costs about the limit.
+func TestParseLimit(t *testing.T) {
+	pooltest.SkipIfRace(t) // the race detector's shadow memory would blur the figure
+	bomb := pooltest.GzipBomb(t, 16, 64<<20)
+	for _, limit := range []int64{1 << 20, DefaultLimit} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Parse(bomb, limit)
+		runtime.ReadMemStats(&after)
+		want := fmt.Sprintf("decompresses to more than %d MiB", limit>>20)
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), want) {
+			t.Errorf("limit %d: %v, want ErrTooLarge saying %q", limit, err, want)
+		}
+		// The compressed input, the output up to the limit with the
+		// copies its growth leaves behind, and the decompressor's state:
+		// far under the bomb's 1 GiB.
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(3*limit+int64(len(bomb))+8<<20) {
+			t.Errorf("limit %d MiB: parsing a bomb of %d MiB allocated %d MiB", limit>>20, 16*64, grew>>20)
+		}
+	}
+	// Many tiny records, gzipped: 1 MiB of empty samples (2 bytes each)
+	// is under a 2 MiB limit but would take pprof's parser about 90 MiB.
+	tiny, err := gzpool.AppendCompress(nil, bytes.Repeat([]byte{0x12, 0x00}, 1<<19))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Parse(tiny, 2<<20)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "parsing its 1 MiB of many small records would take about") {
+		t.Errorf("1 MiB of empty samples under a 2 MiB limit: %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("refusing 1 MiB of empty samples allocated %d MiB", grew>>20)
+	}
+	// Uncompressed input past the limit is refused as well.
+	if _, err := Parse(make([]byte, 2<<20), 1<<20); !errors.Is(err, ErrTooLarge) ||
+		!strings.Contains(err.Error(), "larger than 1 MiB") {
+		t.Errorf("2 MiB plain under a 1 MiB limit: %v", err)
+	}
+}
+
+// TestParseLimitBoundary checks that a real profile exactly at the limit,
+// decompressed, parses, and one byte under it does not; and that a
+// profile gzipped twice, which pprof's parser would inflate again with no
+// limit, is refused.
+func TestParseLimitBoundary(t *testing.T) {
+	gz := pooltest.AllocsProfile(t, 0)
+	plain, err := gzpool.AppendDecompress(nil, gz, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(len(plain))
+	if _, err := Parse(gz, n); err != nil {
+		t.Errorf("limit = size: %v", err)
+	}
+	if _, err := Parse(plain, n); err != nil {
+		t.Errorf("uncompressed, limit = size: %v", err)
+	}
+	if _, err := Parse(gz, n-1); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("limit = size-1: %v, want ErrTooLarge", err)
+	}
+	twice, err := gzpool.AppendCompress(nil, gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(twice, DefaultLimit); !errors.Is(err, ErrNotProfile) ||
+		!strings.Contains(err.Error(), "gzipped twice") {
+		t.Errorf("gzipped twice: %v", err)
+	}
+}
+
+// TestParseUnsymbolized checks that samples whose locations carry
+// addresses but no lines are counted, not taken for an empty profile.
+func TestParseUnsymbolized(t *testing.T) {
+	data, objs := pooltest.UnsymbolizedProfile(t)
+	got, err := Parse(data, DefaultLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Samples) != 0 || got.Unsymbolized != objs || objs == 0 || got.Empty() {
+		t.Errorf("%d samples, %d unsymbolized objects (want %d), empty %v", len(got.Samples), got.Unsymbolized, objs, got.Empty())
+	}
+}
+
+var sampledSink []byte
+
+//go:noinline
+func allocForSampled() {
+	for i := 0; i < 20000; i++ {
+		sampledSink = make([]byte, 1000)
+	}
+}
+
+// TestSampled checks the count of recorded allocations Parse recovers
+// from the scaled profile against the runtime's own raw records
+// (runtime.MemProfile), which are not scaled.
+func TestSampled(t *testing.T) {
+	old := runtime.MemProfileRate
+	runtime.MemProfileRate = 4096
+	defer func() { runtime.MemProfileRate = old }()
+	allocForSampled()
+	runtime.GC()
+	runtime.GC()
+	var raw int64
+	recs := make([]runtime.MemProfileRecord, 4096)
+	n, ok := runtime.MemProfile(recs, true)
+	if !ok {
+		t.Fatalf("%d records do not fit", n)
+	}
+	for _, r := range recs[:n] {
+		for _, pc := range r.Stack() {
+			if f := runtime.FuncForPC(pc); f != nil && strings.HasSuffix(f.Name(), ".allocForSampled") {
+				raw += r.AllocObjects
+				break
+			}
+		}
+	}
+	p, err := Parse(pooltest.AllocsProfile(t, 0), DefaultLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got float64
+	var objs int64
+	for _, s := range p.Samples {
+		for _, f := range s.Stack {
+			if strings.HasSuffix(f.Func, ".allocForSampled") {
+				got += s.Sampled
+				objs += s.Objects
+				break
+			}
+		}
+	}
+	if raw < 100 || math.Abs(got-float64(raw)) > 1 {
+		t.Errorf("Sampled %.2f, runtime.MemProfile recorded %d (scaled to %d objects)", got, raw, objs)
+	}
+}
+
+// TestParseFrameBomb checks that a profile whose samples name, many
+// times over, a location of many lines is refused before its stacks are
+// expanded: 2 MiB of protobuf that would make 4 billion frames here,
+// though pprof's parser shares the location.
+func TestParseFrameBomb(t *testing.T) {
+	pooltest.SkipIfRace(t)
+	fn := &profile.Function{ID: 1, Name: "main.f", Filename: "main.go"}
+	loc := &profile.Location{ID: 1, Address: 0x1000}
+	for i := 0; i < 2000; i++ {
+		loc.Line = append(loc.Line, profile.Line{Function: fn, Line: int64(i + 1)})
+	}
+	stack := make([]*profile.Location, 100)
+	for i := range stack {
+		stack[i] = loc
+	}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}},
+		PeriodType: &profile.ValueType{Type: "space", Unit: "bytes"}, Period: 4096,
+		Function: []*profile.Function{fn}, Location: []*profile.Location{loc},
+	}
+	for i := 0; i < 20000; i++ {
+		p.Sample = append(p.Sample, &profile.Sample{Location: stack, Value: []int64{1, 64}})
+	}
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Parse(buf.Bytes(), DefaultLimit)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "its stacks expand to more than") {
+		t.Errorf("%d bytes of profile: %v", buf.Len(), err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
+		t.Errorf("refusing it allocated %d MiB", grew>>20)
 	}
 }

@@ -25,6 +25,9 @@ type Site struct {
 	AlsoIn  []string
 	Objects int64
 	Bytes   int64
+	// Sampled is about how many allocations the runtime recorded for
+	// the site: under 10 or so, its figures are little more than a guess.
+	Sampled float64
 	Advice  Advice
 	// OtherLines are the other lines of the same function and file whose
 	// allocations the same advice removes, counted in this site.
@@ -56,6 +59,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		}
 		site.Objects += s.Objects
 		site.Bytes += s.Bytes
+		site.Sampled += s.Sampled
 		site.samples = append(site.samples, s)
 		allocs[uf][allocIn(s.Stack, u, ok)] += s.Bytes
 	}
@@ -63,21 +67,20 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	kindsByFunc := map[string]map[rule]bool{}
 	for _, site := range byKey {
 		for _, s := range site.samples {
-			r := classify(s, user, src)
+			f := classify(s, user, src)
 			m := kindsByFunc[site.User.Func]
 			if m == nil {
 				m = map[rule]bool{}
 				kindsByFunc[site.User.Func] = m
 			}
-			m[r] = true
+			m[f.rule] = true
 		}
 	}
 	// Lines of one function that the same advice fixes are one site:
 	// one fix, so that a hot path of several allocating lines does not
 	// crowd others out of the top sites.
 	type mergeKey struct {
-		fn, file string
-		advice   Advice
+		fn, file, advice string
 	}
 	merged := map[mergeKey]*Site{}
 	mergedAllocs := map[*Site]map[string]int64{}
@@ -85,8 +88,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	for uf, site := range byKey {
 		site.AllocIn, site.AlsoIn = allocatingFuncs(allocs[uf])
 		site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
-		site.samples = nil
-		k := mergeKey{site.User.Func, site.User.File, site.Advice}
+		k := mergeKey{site.User.Func, site.User.File, site.Advice.Text}
 		m := merged[k]
 		if m == nil || !site.IsUser || site.Advice.Package == "" {
 			if site.IsUser && site.Advice.Package != "" {
@@ -104,6 +106,8 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		}
 		m.Objects += site.Objects
 		m.Bytes += site.Bytes
+		m.Sampled += site.Sampled
+		m.samples = append(m.samples, site.samples...)
 		for fn, n := range allocs[uf] {
 			mergedAllocs[m][fn] += n
 		}
@@ -111,6 +115,11 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	sites := make([]Site, 0, len(out))
 	for _, site := range out {
 		site.AllocIn, site.AlsoIn = allocatingFuncs(mergedAllocs[site])
+		if len(site.OtherLines) > 0 {
+			// The shares, over the merged lines.
+			site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
+		}
+		site.samples = nil
 		sort.Slice(site.OtherLines, func(i, j int) bool { return site.OtherLines[i] < site.OtherLines[j] })
 		sites = append(sites, *site)
 	}
@@ -217,4 +226,36 @@ func runtimeOps(stack []Frame, u int) []string {
 // shortFunc strips the package path from a function name.
 func shortFunc(fn string) string {
 	return fn[strings.LastIndex(FuncPackage(fn), "/")+1:]
+}
+
+// Advise returns the advice for samples taken together as one site, as
+// Sites gives it for the samples under one line of the user's code: for
+// a site grouped otherwise, such as by the function that allocates. The
+// site's line, for the rules that read the source, is the user frame of
+// the sample with the most bytes.
+func Advise(samples []Sample, user UserCode, src func(file string, line int64) (string, bool)) Advice {
+	site := &Site{samples: samples}
+	var top Sample
+	allocs := map[string]int64{}
+	kinds := map[rule]bool{}
+	for _, s := range samples {
+		if s.Objects <= 0 || len(s.Stack) == 0 {
+			continue
+		}
+		site.Objects += s.Objects
+		site.Bytes += s.Bytes
+		if s.Bytes > top.Bytes || top.Stack == nil {
+			top = s
+		}
+		u, ok := userFrame(s.Stack, user)
+		allocs[allocIn(s.Stack, u, ok)] += s.Bytes
+		kinds[classify(s, user, src).rule] = true
+	}
+	if top.Stack == nil {
+		return Advice{Text: "no rule: no allocation"}
+	}
+	u, ok := userFrame(top.Stack, user)
+	site.User, site.IsUser = top.Stack[u], ok
+	site.AllocIn, site.AlsoIn = allocatingFuncs(allocs)
+	return adviseSite(site, user, src, kinds)
 }

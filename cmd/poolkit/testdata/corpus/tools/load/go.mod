@@ -1,0 +1,3 @@
+module example.com/load
+
+go 1.26.0
