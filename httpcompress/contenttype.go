@@ -13,10 +13,15 @@ import (
 // "application/json" matches "application/json; charset=utf-8". Case is
 // ignored. Handler panics on an entry that is not a media type, or that
 // has parameters, which it would not match. A response with no
-// Content-Type is matched by the type net/http's sniffing gives it. Of
-// WithContentTypes and WithContentTypeFilter, the last given wins.
+// Content-Type is matched by the type net/http's sniffing gives it. With
+// no types, the default list applies again. Of WithContentTypes and
+// WithContentTypeFilter, the last given wins.
 func WithContentTypes(types ...string) Option {
 	return func(h *handler) {
+		if len(types) == 0 {
+			h.compressType = nil // Handler sets the default
+			return
+		}
 		list := make([]mediaRange, 0, len(types))
 		for _, t := range types {
 			mt, params, err := mime.ParseMediaType(t)

@@ -97,13 +97,18 @@ func TestWithContentTypeFilter(t *testing.T) {
 	if strings.Join(seen, ",") != "image/png,text/plain" {
 		t.Errorf("the filter saw %q", seen)
 	}
-	// A nil filter restores the default list.
-	h = Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "image/png")
-		io.WriteString(w, bigBody)
-	}), WithContentTypeFilter(func(string) bool { return true }), WithContentTypeFilter(nil))
-	if rec := serveURL(h, "/", "zstd"); rec.Header().Get("Content-Encoding") != "" {
-		t.Error("image/png compressed after WithContentTypeFilter(nil)")
+	// A nil filter, or an empty list, restores the default list.
+	for _, reset := range []Option{WithContentTypeFilter(nil), WithContentTypes()} {
+		h = Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", r.URL.Query().Get("ct"))
+			io.WriteString(w, bigBody)
+		}), WithContentTypeFilter(func(string) bool { return true }), reset)
+		if rec := serveURL(h, "/?ct=image/png", "zstd"); rec.Header().Get("Content-Encoding") != "" {
+			t.Error("image/png compressed after a reset to the default list")
+		}
+		if rec := serveURL(h, "/?ct=text/html", "zstd"); rec.Header().Get("Content-Encoding") != "zstd" {
+			t.Error("text/html not compressed after a reset to the default list")
+		}
 	}
 }
 

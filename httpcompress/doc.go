@@ -126,7 +126,9 @@
 // checks it. (A gzip one holds about 1 MiB, the same order.) Compressors
 // go back to their pools, which, as sync.Pools, drop them at garbage
 // collections; the first-bytes buffer a pooled response writer keeps is
-// capped at 64 KiB.
+// capped at 64 KiB. With WithPadding, a pooled response writer also keeps
+// the 320-byte generator it draws padding lengths from, seeded from
+// crypto/rand when the writer first pads.
 //
 // If h panics, Handler neither finishes the response nor returns the
 // half-used compressor to its pool; the panic goes on to the server.
