@@ -22,7 +22,8 @@
 // Content-Range of its own, its Content-Type (set, or sniffed from the
 // first 512 bytes as net/http would) is not compressed already (images
 // other than SVG, BMP and icons; audio; video; WOFF fonts; zip, gzip,
-// zstd, brotli, bzip2, xz, 7z and rar archives), and the body reaches the
+// zstd, brotli, bzip2, xz, 7z and rar archives; WithContentTypes or
+// WithContentTypeFilter replaces this list), and the body reaches the
 // minimum size (DefaultMinSize unless WithMinSize): Handler buffers the
 // first bytes to decide, or goes by the Content-Length the handler set. A
 // compressed response carries Content-Encoding and no Content-Length.
@@ -32,6 +33,38 @@
 // itself: there, a handler that replaces Vary with Header().Set rather than
 // adding to it drops Accept-Encoding, which costs caches only a missed
 // compression.)
+//
+// WithContentTypes("application/json", "text/*") compresses only the
+// media types listed, whatever their parameters ("application/json;
+// charset=utf-8" matches "application/json"); WithContentTypeFilter takes
+// any predicate of the Content-Type value.
+//
+// # BREACH padding
+//
+// A compressed response's length tells how well its parts compressed
+// together: when a body holds both a secret (a CSRF token) and text an
+// attacker chose (a reflected query parameter), an attacker who sees the
+// lengths of many responses, though not their bytes, can guess the secret
+// a character at a time (BREACH; CVE-2013-3587). WithPadding(n) adds
+// 1 to n bytes to every compressed response, a length drawn afresh for
+// each from a ChaCha8 generator seeded from crypto/rand: in gzip, a
+// comment in the header (RFC 1952), which decoders skip; in zstd, a
+// skippable frame after the compressed one (RFC 8878, section 3.1.2), 8
+// bytes of header and the padding. Debian's gzip and zstd commands, curl
+// (zlib and libzstd), compress/gzip and klauspost's zstd decoder read
+// both, and the tests check them all. MaxPadding, 256, is the most:
+// compress/gzip refuses a gzip comment over 511 bytes.
+//
+// Padding makes the attack cost more requests, not fail: the lengths of a
+// correct and a wrong guess differ by a byte or so, and an attacker who
+// repeats each guess can average the padding out (its spread, uniform
+// over 1 to n, shrinks with the square root of the repetitions), so
+// larger n buys more. What stops BREACH is keeping secrets out of
+// compressed bodies that reflect input (or masking them anew per
+// response, or not compressing those responses), and SameSite cookies
+// against the cross-site requests the attack needs. Padding costs no
+// allocation; gzhttp's RandomJitter is the same idea, with lengths drawn
+// from a hash of the body's first bytes by default.
 //
 // # Ranges and validators
 //
@@ -93,7 +126,9 @@
 // checks it. (A gzip one holds about 1 MiB, the same order.) Compressors
 // go back to their pools, which, as sync.Pools, drop them at garbage
 // collections; the first-bytes buffer a pooled response writer keeps is
-// capped at 64 KiB.
+// capped at 64 KiB. With WithPadding, a pooled response writer also keeps
+// the 320-byte generator it draws padding lengths from, seeded from
+// crypto/rand when the writer first pads.
 //
 // If h panics, Handler neither finishes the response nor returns the
 // half-used compressor to its pool; the panic goes on to the server.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 
 	"github.com/poolkit/poolkit/gzpool"
@@ -48,4 +49,56 @@ func ExampleHandler() {
 	// "gzip, deflate, br, zstd": "zstd", 2504 bytes sent as fewer than 200: true
 	// "gzip": "gzip", 2504 bytes sent as fewer than 200: true
 	// "identity": "", 2504 bytes sent as fewer than 200: false
+}
+
+func ExampleWithContentTypes() {
+	h := httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", r.URL.Query().Get("type"))
+		io.WriteString(w, strings.Repeat("compress me, maybe. ", 100))
+	}), httpcompress.WithContentTypes("application/json", "text/*"))
+	for _, ct := range []string{"application/json; charset=utf-8", "text/html", "application/xml"} {
+		req := httptest.NewRequest("GET", "/?type="+url.QueryEscape(ct), nil)
+		req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		fmt.Printf("%s: %q\n", ct, rec.Header().Get("Content-Encoding"))
+	}
+	// Output:
+	// application/json; charset=utf-8: "zstd"
+	// text/html: "zstd"
+	// application/xml: ""
+}
+
+func ExampleWithPadding() {
+	body := `{"csrf":"n0t-a-real-t0ken","items":[` + strings.Repeat(`{"id":1},`, 200) + `{}]}`
+	h := httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}), httpcompress.WithPadding(32))
+	for _, ae := range []string{"zstd", "gzip"} {
+		lengths := map[int]bool{}
+		for range 50 {
+			req := httptest.NewRequest("GET", "/", nil)
+			req.Header.Set("Accept-Encoding", ae)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			lengths[rec.Body.Len()] = true
+			var got []byte
+			var err error
+			if ae == "zstd" {
+				got, err = zstdpool.AppendDecompress(nil, rec.Body.Bytes(), 1<<20)
+			} else {
+				got, err = gzpool.AppendDecompress(nil, rec.Body.Bytes(), 1<<20)
+			}
+			if err != nil || string(got) != body {
+				panic(fmt.Sprint("padded body does not decode: ", err))
+			}
+		}
+		// 50 draws from 32 lengths: fewer than 10 distinct has a
+		// probability far below one in a billion.
+		fmt.Printf("%s: 50 responses, one body, at least 10 lengths: %v\n", ae, len(lengths) >= 10)
+	}
+	// Output:
+	// zstd: 50 responses, one body, at least 10 lengths: true
+	// gzip: 50 responses, one body, at least 10 lengths: true
 }

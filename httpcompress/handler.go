@@ -3,6 +3,7 @@ package httpcompress
 import (
 	"bufio"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
@@ -73,6 +74,9 @@ func Handler(h http.Handler, opts ...Option) http.Handler {
 	if hd.zstdLevel < zstdpool.SpeedFastest || hd.zstdLevel > zstdpool.SpeedBestCompression {
 		panic(fmt.Sprintf("httpcompress.Handler: invalid zstd level %d, want %d (SpeedFastest) to %d (SpeedBestCompression)", hd.zstdLevel, zstdpool.SpeedFastest, zstdpool.SpeedBestCompression))
 	}
+	if hd.compressType == nil {
+		hd.compressType = compressibleType
+	}
 	hd.zstd = zstdPool(hd.zstdLevel)
 	return hd
 }
@@ -84,6 +88,10 @@ type handler struct {
 	zstdLevel int
 	minSize   int
 	zstdOff   bool
+	// compressType reports whether a body of a Content-Type is
+	// compressed: compressibleType unless an option replaced it.
+	compressType func(contentType string) bool
+	padding      string // what paddings are cut from; empty for none
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -175,10 +183,11 @@ type responseWriter struct {
 	buf      []byte // the first bytes, while undecided
 	status   int    // 0 until the handler sets one
 	state    int
-	coding   coding // the coding negotiated, never identity
-	held     coding // the coding of the copy the client revalidates
-	done     bool   // finish ran to the end
-	hijacked bool   // the handler took over the connection
+	coding   coding        // the coding negotiated, never identity
+	held     coding        // the coding of the copy the client revalidates
+	rng      *rand.ChaCha8 // draws padding lengths; kept across uses
+	done     bool          // finish ran to the end
+	hijacked bool          // the handler took over the connection
 }
 
 // hijackWriter is the responseWriter of a request whose server
@@ -240,7 +249,7 @@ func (rw *responseWriter) release() {
 	if cap(buf) > maxRetainedBuf {
 		buf = nil
 	}
-	*rw = responseWriter{buf: buf}
+	*rw = responseWriter{buf: buf, rng: rw.rng}
 	rwPool.Put(rw)
 }
 
@@ -295,7 +304,7 @@ func (rw *responseWriter) compressible() bool {
 		return false
 	}
 	ct := hdr["Content-Type"]
-	return len(ct) == 0 || compressibleType(ct[0])
+	return len(ct) == 0 || rw.h.compressType(ct[0])
 }
 
 // Write buffers or compresses p.
@@ -374,7 +383,7 @@ func (rw *responseWriter) startCompression(next []byte) error {
 		}
 		ct := http.DetectContentType(sniff)
 		hdr["Content-Type"] = []string{ct}
-		if !compressibleType(ct) {
+		if !rw.h.compressType(ct) {
 			rw.startPassthrough()
 			return nil
 		}
@@ -395,6 +404,10 @@ func (rw *responseWriter) startCompression(next []byte) error {
 		rw.w.WriteHeader(rw.status)
 		rw.gz = encpool.GetGzip(rw.h.gzipLevel)
 		rw.gz.Sink.W = rw.w
+		if rw.h.padding != "" {
+			// PutGzip's Reset clears the header again.
+			rw.gz.W.Comment = rw.h.padding[:rw.padLen()]
+		}
 	}
 	if len(rw.buf) > 0 {
 		_, err := rw.encWrite(rw.buf)
@@ -451,7 +464,9 @@ func (rw *responseWriter) finish() {
 	case compressing:
 		// The client sees a truncated body on error.
 		if rw.zs != nil {
-			_ = rw.zs.E.Close()
+			if rw.zs.E.Close() == nil && rw.h.padding != "" {
+				_ = rw.writeZstdPadding()
+			}
 		} else {
 			_ = rw.gz.W.Close()
 		}

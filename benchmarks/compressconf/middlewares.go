@@ -8,7 +8,7 @@ import (
 	"github.com/NYTimes/gziphandler"
 	chi "github.com/go-chi/chi/v5/middleware"
 	"github.com/klauspost/compress/gzhttp"
-	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/httpcompress"
 )
 
 // A setup is what a row asks of a middleware beyond its defaults. The zero
@@ -41,18 +41,21 @@ var middlewares = []middleware{
 	{"chi", chiWrap},
 }
 
-// poolkit puts h behind poolkit's compression middleware. It is the one
-// place that names it: point it at another middleware and the table and
-// the test follow. Today that is gzpool.Handler, gzip only, with no
-// content-type or padding option (so setups asking for them get
-// errNoOption); when a middleware that speaks zstd replaces it, return that
-// here, pass s.onlyTypes and s.pad to its options if it has them, and
-// delete from poolkitFails (conf_test.go) the rows it then passes.
+// poolkit puts h behind poolkit's compression middleware,
+// httpcompress.Handler with its defaults (zstd preferred, gzip's default
+// level, a 1 KiB minimum, its list of types compressed already). It is the
+// one place that names it: point it at another middleware and the table
+// and the test follow.
 func poolkit(h http.Handler, s setup) (http.Handler, error) {
-	if s.onlyTypes != nil || s.pad {
-		return nil, errNoOption
+	var opts []httpcompress.Option
+	if s.onlyTypes != nil {
+		opts = append(opts, httpcompress.WithContentTypes(s.onlyTypes...))
 	}
-	return gzpool.Handler(h), nil
+	if s.pad {
+		// Up to 32 bytes, as gzhttp's column pads.
+		opts = append(opts, httpcompress.WithPadding(32))
+	}
+	return httpcompress.Handler(h, opts...), nil
 }
 
 // gzhttpWrap is klauspost/compress's gzhttp with its defaults (zstd on and

@@ -67,12 +67,24 @@ type middleware struct {
 }
 
 // middlewares are compared at their defaults: httpcompress and gzhttp
-// answer a browser's Accept-Encoding with zstd, gziphandler with gzip.
+// answer a browser's Accept-Encoding with zstd, gziphandler with gzip. The
+// last two add BREACH padding, each its own way.
 var middlewares = []middleware{
 	{"none", func(h http.Handler) http.Handler { return h }},
 	{"httpcompress", func(h http.Handler) http.Handler { return httpcompress.Handler(h) }},
 	{"gzhttp", func(h http.Handler) http.Handler { return gzhttp.GzipHandler(h) }},
 	{"gziphandler", gziphandler.GzipHandler},
+	// With BREACH padding of up to 32 bytes: what it costs each.
+	{"httpcompress-pad32", func(h http.Handler) http.Handler {
+		return httpcompress.Handler(h, httpcompress.WithPadding(32))
+	}},
+	{"gzhttp-jitter32", func(h http.Handler) http.Handler {
+		wrap, err := gzhttp.NewWrapper(gzhttp.RandomJitter(32, 0, false))
+		if err != nil {
+			panic(err)
+		}
+		return wrap(h)
+	}},
 }
 
 // browserAE is the Accept-Encoding of today's browsers (Chrome and Edge

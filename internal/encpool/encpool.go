@@ -22,6 +22,10 @@ type Sink struct {
 	W   io.Writer
 	Buf *bytebuf.Buffer
 	B   []byte
+	// chunk carries WriteString's text to a W that has no WriteString
+	// of its own: it is part of the pooled state, so passing it to W
+	// allocates nothing, where converting the string would.
+	chunk [128]byte
 }
 
 // Write forwards p to the sink's destination.
@@ -34,6 +38,35 @@ func (s *Sink) Write(p []byte) (int, error) {
 	}
 	s.B = append(s.B, p...)
 	return len(p), nil
+}
+
+// WriteString forwards str to the sink's destination without converting
+// it to a new []byte: compressors write header strings (a gzip comment)
+// through io.WriteString.
+func (s *Sink) WriteString(str string) (int, error) {
+	switch {
+	case s.W != nil:
+		if sw, ok := s.W.(io.StringWriter); ok {
+			return sw.WriteString(str)
+		}
+		n := 0
+		for n < len(str) {
+			c := copy(s.chunk[:], str[n:])
+			m, err := s.W.Write(s.chunk[:c])
+			n += m
+			if err != nil {
+				return n, err
+			}
+			if m < c {
+				return n, io.ErrShortWrite
+			}
+		}
+		return n, nil
+	case s.Buf != nil:
+		return s.Buf.WriteString(str)
+	}
+	s.B = append(s.B, str...)
+	return len(str), nil
 }
 
 // NilWriter stands for a nil io.Writer given to a streaming Writer's

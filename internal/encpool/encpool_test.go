@@ -2,7 +2,9 @@ package encpool
 
 import (
 	"bytes"
+	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -41,5 +43,43 @@ func TestNewZstdPoolMakesNoEncoder(t *testing.T) {
 	defer d.Close()
 	if got, err := d.DecodeAll(out.Bytes(), nil); err != nil || string(got) != "hello" {
 		t.Errorf("decoded %q, %v", got, err)
+	}
+}
+
+// plainWriter has Write only, as many wrapping ResponseWriters do.
+type plainWriter struct {
+	b     []byte
+	limit int // accept at most this many bytes in all, then short-write
+}
+
+func (w *plainWriter) Write(p []byte) (int, error) {
+	n := min(len(p), w.limit-len(w.b))
+	w.b = append(w.b, p[:n]...)
+	return n, nil
+}
+
+// TestSinkWriteString checks that strings reach every kind of sink whole,
+// in chunks through a writer without WriteString, and that a writer
+// taking less than offered gives io.ErrShortWrite.
+func TestSinkWriteString(t *testing.T) {
+	for _, n := range []int{0, 1, 127, 128, 129, 1000} {
+		s := strings.Repeat("Padding-", n/8+1)[:n]
+		pw := &plainWriter{limit: 1 << 20}
+		var buf bytes.Buffer
+		for _, sink := range []*Sink{{W: pw}, {W: &buf}, {}} {
+			got, err := sink.WriteString(s)
+			if got != n || err != nil {
+				t.Errorf("WriteString of %d bytes: %d, %v", n, got, err)
+			}
+		}
+		var appended Sink
+		appended.WriteString(s)
+		if string(pw.b) != s || buf.String() != s || string(appended.B) != s {
+			t.Errorf("%d bytes: a sink received something else", n)
+		}
+	}
+	short := &Sink{W: &plainWriter{limit: 200}}
+	if n, err := short.WriteString(strings.Repeat("x", 300)); n != 200 || err != io.ErrShortWrite {
+		t.Errorf("short writer: %d, %v; want 200, io.ErrShortWrite", n, err)
 	}
 }
