@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/profallocs"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
@@ -36,7 +37,7 @@ type hotService struct {
 // starts it on 127.0.0.1.
 func startHotService(t *testing.T, flags ...string) *hotService {
 	t.Helper()
-	needGo(t)
+	cmdtest.NeedGo(t)
 	bin := filepath.Join(t.TempDir(), "hotpaths")
 	args := append(append([]string{"build", "-o", bin}, flags...), "./testdata/hotpaths")
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
@@ -93,32 +94,12 @@ func httpGet(t *testing.T, u string) []byte {
 	return b
 }
 
-// hotLines reads the lines marked "// hot: pkg" in the program's source:
-// the sites poolkit must find, and the package its advice must name.
-func hotLines(t *testing.T, src string) map[int64]string {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[int64]string{}
-	for i, l := range strings.Split(string(b), "\n") {
-		if _, pkg, ok := strings.Cut(l, "// hot: "); ok {
-			want[int64(i+1)] = strings.TrimSpace(pkg)
-		}
-	}
-	if len(want) < 8 {
-		t.Fatalf("only %d hot lines in %s", len(want), src)
-	}
-	return want
-}
-
 // checkSites checks that every hot line is a site in the report, with
 // its package in the advice and, when rates is set, a positive rate.
 // file is the source's name as the profile gives it.
 func checkSites(t *testing.T, rep profallocs.JSON, src, file string, rates bool) {
 	t.Helper()
-	want := hotLines(t, src)
+	want := cmdtest.HotLines(t, src)
 	found := map[int64]bool{}
 	for _, s := range rep.Sites {
 		pkg, hot := want[s.Line]

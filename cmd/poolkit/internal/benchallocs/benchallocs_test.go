@@ -4,24 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// writeModule writes a small module with files to dir.
-func writeModule(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	files["go.mod"] = "module example.com/allocsdemo\n\ngo 1.24\n"
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
+)
 
 const demoSrc = `package allocsdemo
 
@@ -58,16 +46,6 @@ func BenchmarkCounter(b *testing.B) {
 	}
 }
 `
-
-func needGo(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found")
-	}
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
-}
 
 // runIn runs the benchmarks of package "." in dir, 200 and 400
 // iterations each, and returns what Write prints of them, at most 10
@@ -135,9 +113,9 @@ func TestRun(t *testing.T) {
 // iterations each, and checks that the report matches each of wants.
 func wantAllocs(t *testing.T, files map[string]string, wants ...string) {
 	t.Helper()
-	needGo(t)
+	cmdtest.NeedGo(t)
 	dir := t.TempDir()
-	writeModule(t, dir, files)
+	cmdtest.WriteModule(t, dir, files)
 	out, err := runIn(t, dir, ".")
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +131,7 @@ func wantAllocs(t *testing.T, files map[string]string, wants ...string) {
 }
 
 func TestRunErrors(t *testing.T) {
-	needGo(t)
+	cmdtest.NeedGo(t)
 	t.Run("not in a module", func(t *testing.T) {
 		dir := t.TempDir()
 		t.Setenv("GOFLAGS", "")
@@ -164,7 +142,7 @@ func TestRunErrors(t *testing.T) {
 	})
 	t.Run("no benchmark matched", func(t *testing.T) {
 		dir := t.TempDir()
-		writeModule(t, dir, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest})
+		cmdtest.WriteModule(t, dir, map[string]string{"demo.go": demoSrc, "demo_test.go": demoTest})
 		_, err := runIn(t, dir, "NoSuch")
 		if err == nil || !strings.Contains(err.Error(), `no benchmark matched -bench "NoSuch"`) {
 			t.Errorf("error %v", err)
@@ -172,7 +150,7 @@ func TestRunErrors(t *testing.T) {
 	})
 	t.Run("does not compile", func(t *testing.T) {
 		dir := t.TempDir()
-		writeModule(t, dir, map[string]string{"demo.go": "package allocsdemo\n\nfunc F() int { return undefinedThing }\n",
+		cmdtest.WriteModule(t, dir, map[string]string{"demo.go": "package allocsdemo\n\nfunc F() int { return undefinedThing }\n",
 			"demo_test.go": demoTest})
 		_, err := runIn(t, dir, ".")
 		if err == nil || !strings.Contains(err.Error(), "does not compile") || !strings.Contains(err.Error(), "undefined: undefinedThing") {

@@ -7,26 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// hotLines returns the numbers of the lines marked "// hot: " in src.
-func hotLines(t *testing.T, src string) map[int64]bool {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[int64]bool{}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, "// hot: ") {
-			want[int64(i+1)] = true
-		}
-	}
-	if len(want) < 8 {
-		t.Fatalf("only %d hot lines in %s", len(want), src)
-	}
-	return want
-}
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
+)
 
 // TestSourceLinesTrimpath checks that the rules that read the source
 // find it when the service was built with -trimpath, which names files by
@@ -36,7 +19,7 @@ func TestSourceLinesTrimpath(t *testing.T) {
 	// found.
 	t.Chdir("../..")
 	src := New(time.Time{})
-	want := hotLines(t, "testdata/hotpaths/main.go")
+	want := cmdtest.HotLines(t, "testdata/hotpaths/main.go")
 	for _, file := range []string{
 		"github.com/poolkit/poolkit/cmd/poolkit/testdata/hotpaths/main.go", // -trimpath
 		"testdata/hotpaths/main.go",
@@ -63,9 +46,7 @@ func TestSourceLinesTrimpath(t *testing.T) {
 // changed after the profile was taken, or is shorter than its line
 // numbers, is reported.
 func TestSourceLinesModuleCache(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found")
-	}
+	cmdtest.NeedGo(t)
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}}@{{.Version}}", "github.com/google/pprof").Output()
 	if err != nil {
 		t.Fatal(err)
