@@ -144,11 +144,12 @@ totals since the process started is reported as totals, unless -seconds
 gives the span it covers. The allocations of the pprof handler serving the
 profile are left out, and the report says how many.
 
-Each site is the first frame in your code, with what the runtime recorded
-there and the function that allocates. Lines of one function that the same
-fix removes make one site ("main.go:40 (and 38)"). Sites are ranked by
-allocations per second, or by bytes with -sort bytes; -top (default 15)
-limits them and a last line gives the rest's share of allocations and bytes.
+Each site is the first frame in your code (or, on a stack with none, the
+outermost frame, marked so), with its source line when it is at hand and the
+function that allocates. Lines of one function that the same fix removes
+make one site ("main.go:40 (and 38)"). Sites are ranked by allocations per
+second, or by bytes with -sort bytes; -top (default 15) limits them and a
+last line gives the rest's share of allocations and bytes.
 
 Each site gets advice: the poolkit package that removes the allocation, or
 "no rule". The advice reads the whole stack, weighted by the site's bytes
@@ -167,23 +168,26 @@ call, a query built by concatenation; without the source they guess nothing.
 "No rule" is an honest answer: no poolkit package fits.
 
 Your code is, unless -user gives package path prefixes ("main" for package
-main), the packages built from a working tree; when every file comes from
-the module cache (a program installed with go install module@version), the
-module of package main, else the module outermost on the stacks that
-allocate most. The report says what it took. Source lines are read from the
-working tree, the module cache (for file names such as
-module@version/dir/file.go, as -trimpath writes them, or another machine's
-module cache) and GOROOT; the report warns when a file changed after the
-profile was taken or is shorter than the profile's line numbers, since the
-advice may then be wrong.
+main), the packages built from a working tree. When every file comes from
+the module cache, as for a program installed with go install module@version,
+it is the module of package main, or, when no frame of
+package main allocates, the module outermost on the stacks that allocate
+most. The report says what it took. Source lines are read from the working
+tree, the module cache (for file names such as module@version/dir/file.go,
+as -trimpath writes them, or another machine's module cache) and GOROOT; the
+report warns when a file changed after the profile was taken or is shorter
+than the profile's line numbers, since the advice may then be wrong.
 
 Profiles are sampled: Go records one allocation per 512 KiB allocated on
 average, so small or rare sites can be missing. Each site shows its sample
 count, and a site with fewer than 10 is marked "?": its figures may be off
 by a third or more. To sample finer, run the service with
 GODEBUG=memprofilerate=4096 in its environment, which needs no change to its
-code, or set runtime.MemProfileRate first thing in main. A profile that
-inflates past -max-profile-mib (default 16) is refused before it fills the
+code, or set runtime.MemProfileRate first thing in main. The estimates tend
+to come out below the runtime's exact counters (runtime/metrics
+/gc/heap/allocs:objects), and a site of pointer-free allocations under 16
+bytes shows fewer than were made, as in benchmarks. A profile that inflates
+past -max-profile-mib (default 16) is refused before it fills the
 memory. An excerpt, from a delta of a JSON API built on go-httpbin behind a
 hand-written gzip middleware (cmd/poolkit/testdata/corpus/jsonapi.pb.gz):
 
