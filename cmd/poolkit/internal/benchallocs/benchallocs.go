@@ -264,6 +264,8 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 		}
 	}
 	ba := Benchmark{Pkg: p.ImportPath, Name: name, N: n, Mem: mem}
+	// The benchmark's source, read once for the advice of all its sites.
+	src := source.New(time.Time{})
 	for k, c2 := range counts[1] {
 		var objs, byts int64 = c2.objects, c2.bytes
 		if c1 := counts[0][k]; c1 != nil {
@@ -275,7 +277,7 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 		}
 		s := Site{Func: k.fn, File: k.file, Line: k.line,
 			Allocs: float64(objs) / float64(n), Bytes: float64(max(byts, 0)) / float64(n),
-			Advice: memprof.Advise(c2.samples, benchUserCode(p), source.New(time.Time{}).Line)}
+			Advice: memprof.Advise(c2.samples, benchUserCode(p), src.Line)}
 		if c2.via.fn != "" && c2.via != k {
 			s.Via, s.ViaFile, s.ViaLine = c2.via.fn, c2.via.file, c2.via.line
 		}
