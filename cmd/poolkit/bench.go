@@ -80,7 +80,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: poolkit bench [flags]")
 		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Measures every registered workload as naive / the article's pool (seed) / poolkit, in this process.")
+		fmt.Fprintln(stderr, "Measures each workload of the articles as naive / the article's own pool (seed) / poolkit, in this process.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}

@@ -209,12 +209,3 @@ func TestBenchFlags(t *testing.T) {
 		t.Errorf("bench -run with no match: exit %d, stderr %q", code, stderr.String())
 	}
 }
-
-func TestFmtAllocs(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 1: "1", 21: "21", 1.5: "1.5", 1.0001: "1.000",
-		0.001: "0.001", 0.125: "0.125", 0.00004: "4e-05", 1.0 / 3: "0.333"} {
-		if got := fmtAllocs(v); got != want {
-			t.Errorf("fmtAllocs(%v) = %q, want %q", v, got, want)
-		}
-	}
-}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
 )
 
 // corpusModules are the module versions the corpus's profiles were built
@@ -60,7 +62,7 @@ func readAnswers(t *testing.T) []corpusAnswer {
 // answer, and its advice must name exactly the package the answer names,
 // or none where the answer is "no rule".
 func TestCorpus(t *testing.T) {
-	needGo(t)
+	cmdtest.NeedGo(t)
 	// The advice reads the modules' source from the module cache.
 	dl := exec.Command("go", append([]string{"mod", "download"}, corpusModules...)...)
 	dl.Dir = t.TempDir()

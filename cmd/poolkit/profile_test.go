@@ -22,6 +22,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/profallocs"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
@@ -35,7 +37,7 @@ type hotService struct {
 // starts it on 127.0.0.1.
 func startHotService(t *testing.T, flags ...string) *hotService {
 	t.Helper()
-	needGo(t)
+	cmdtest.NeedGo(t)
 	bin := filepath.Join(t.TempDir(), "hotpaths")
 	args := append(append([]string{"build", "-o", bin}, flags...), "./testdata/hotpaths")
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
@@ -92,32 +94,12 @@ func httpGet(t *testing.T, u string) []byte {
 	return b
 }
 
-// hotLines reads the lines marked "// hot: pkg" in the program's source:
-// the sites poolkit must find, and the package its advice must name.
-func hotLines(t *testing.T, src string) map[int64]string {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[int64]string{}
-	for i, l := range strings.Split(string(b), "\n") {
-		if _, pkg, ok := strings.Cut(l, "// hot: "); ok {
-			want[int64(i+1)] = strings.TrimSpace(pkg)
-		}
-	}
-	if len(want) < 8 {
-		t.Fatalf("only %d hot lines in %s", len(want), src)
-	}
-	return want
-}
-
 // checkSites checks that every hot line is a site in the report, with
 // its package in the advice and, when rates is set, a positive rate.
 // file is the source's name as the profile gives it.
-func checkSites(t *testing.T, rep profileJSON, src, file string, rates bool) {
+func checkSites(t *testing.T, rep profallocs.JSON, src, file string, rates bool) {
 	t.Helper()
-	want := hotLines(t, src)
+	want := cmdtest.HotLines(t, src)
 	found := map[int64]bool{}
 	for _, s := range rep.Sites {
 		pkg, hot := want[s.Line]
@@ -150,9 +132,9 @@ func checkSites(t *testing.T, rep profileJSON, src, file string, rates bool) {
 	}
 }
 
-func decodeReport(t *testing.T, out string) profileJSON {
+func decodeReport(t *testing.T, out string) profallocs.JSON {
 	t.Helper()
-	var rep profileJSON
+	var rep profallocs.JSON
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rep); err != nil {
@@ -225,7 +207,7 @@ func TestAllocsProfile(t *testing.T) {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
 		for _, want := range []*regexp.Regexp{
-			regexp.MustCompile(`(?m)^Allocations at .*delta\.pb\.gz over 2\.\ds \(a delta profile\): [\d,]+ allocs/s, [\d.]+ [KMG]iB/s in all, ` +
+			regexp.MustCompile(`(?m)^Allocations at .*delta\.pb\.gz over [1-4]\.\ds \(a delta profile\): [\d,]+ allocs/s, [\d.]+ [KMG]iB/s in all, ` +
 				`estimated from [\d,]+ recorded allocations\.$`),
 			regexp.MustCompile(`(?m)^Your code: the packages built from a working tree, not taken from the module cache: main; ` +
 				`-user prefixes changes it\.$`),
@@ -306,33 +288,6 @@ func TestAllocsProfile(t *testing.T) {
 			t.Errorf("/debug/pprof/: exit %d, stderr %q", code, errOut)
 		}
 	})
-}
-
-// TestSourceLinesTrimpath checks that the rules that read the source
-// find it when the service was built with -trimpath, which names files by
-// import path, and poolkit runs in the service's source tree.
-func TestSourceLinesTrimpath(t *testing.T) {
-	src := newSourceLines(time.Time{})
-	want := hotLines(t, "testdata/hotpaths/main.go")
-	for _, file := range []string{
-		"github.com/poolkit/poolkit/cmd/poolkit/testdata/hotpaths/main.go", // -trimpath
-		"testdata/hotpaths/main.go",
-	} {
-		for n := range want {
-			if line, ok := src.line(file, n); !ok || !strings.Contains(line, "// hot: ") {
-				t.Errorf("line(%q, %d) = %q, %v", file, n, line, ok)
-			}
-		}
-	}
-	if _, ok := src.line("example.com/elsewhere/main.go", 1); ok {
-		t.Error("took this directory's main.go for another package's")
-	}
-	if line, ok := src.line("github.com/poolkit/poolkit/cmd/poolkit/main.go", 1); !ok || !strings.HasPrefix(line, "// Command poolkit") {
-		t.Errorf("this package's own main.go by import path: %q, %v", line, ok)
-	}
-	if _, ok := src.line("testdata/hotpaths/main.go", 100000); ok {
-		t.Error("found a line past the end")
-	}
 }
 
 func readTestProfile(t *testing.T, file string) *profile.Profile {
@@ -538,10 +493,6 @@ func TestAllocsProfileHostileError(t *testing.T) {
 	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "x\"…") || strings.Count(errOut, "x") > 320 {
 		t.Errorf("stderr %q\nwant %q, cut at 300 bytes", errOut, want)
 	}
-	// Plain text is shown as it is.
-	if got := quoteBody("Unknown profile: nosuch\n"); got != "Unknown profile: nosuch" {
-		t.Errorf("quoteBody of plain text = %q", got)
-	}
 }
 
 // TestAllocsProfileCommandLine checks the command line's answers to
@@ -574,66 +525,5 @@ func TestAllocsProfileCommandLine(t *testing.T) {
 				t.Errorf("exit %d (want %d)\n%s\nwant %q, not %q", code, c.code, all, c.want, c.notWant)
 			}
 		})
-	}
-}
-
-// TestSourceLinesModuleCache checks that a file named as -trimpath names
-// a module's files is read from the module cache, and that a file that
-// changed after the profile was taken, or is shorter than its line
-// numbers, is reported.
-func TestSourceLinesModuleCache(t *testing.T) {
-	needGo(t)
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}}@{{.Version}}", "github.com/google/pprof").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := strings.TrimSpace(string(out)) + "/profile/profile.go"
-	// A profile taken long before the module was downloaded here: the
-	// module cache's files are the version's, whenever they came.
-	src := newSourceLines(time.Unix(0, 0))
-	found := false
-	for n := int64(1); n < 400; n++ {
-		if line, ok := src.line(file, n); ok && strings.HasPrefix(line, "func Parse(r io.Reader) (*Profile, error) {") {
-			found = true
-		}
-	}
-	if !found {
-		t.Errorf("no func Parse in %s from the module cache", file)
-	}
-	if m := src.mismatch(); len(m) != 0 {
-		t.Errorf("mismatch %q for the module cache", m)
-	}
-	// The same file as another machine's module cache names it.
-	cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	elsewhere := "/home/ci/go/pkg/mod/" + file
-	if strings.HasPrefix(strings.TrimSpace(string(cache)), "/home/ci/") {
-		t.Skip("the module cache is where the test pretends another machine's is")
-	}
-	if line, ok := src.line(elsewhere, 1); !ok || line == "" {
-		t.Errorf("%s: %q, %v", elsewhere, line, ok)
-	}
-	// The standard library, as -trimpath names it.
-	if line, ok := src.line("strings/strings.go", 1); !ok || !strings.Contains(line, "Copyright") {
-		t.Errorf("strings/strings.go: %q, %v", line, ok)
-	}
-	// A working tree edited after the profile was taken.
-	dir := t.TempDir()
-	t.Chdir(dir)
-	if err := os.WriteFile("main.go", []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	src = newSourceLines(time.Now().Add(-time.Hour))
-	src.line(filepath.Join(dir, "main.go"), 2)
-	src.line(filepath.Join(dir, "main.go"), 40)
-	if m := src.mismatch(); len(m) != 1 || !strings.Contains(m[0], "main.go (changed after the profile was taken)") {
-		t.Errorf("mismatch %q", m)
-	}
-	src = newSourceLines(time.Time{})
-	src.line(filepath.Join(dir, "main.go"), 40)
-	if m := src.mismatch(); len(m) != 1 || !strings.Contains(m[0], "main.go (shorter than the profile's line numbers)") {
-		t.Errorf("mismatch %q", m)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/numfmt"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 )
 
@@ -200,22 +201,6 @@ func fmtNs(v float64) string {
 	}
 }
 
-// fmtAllocs prints an exact mean: integers as such, fractions with three
-// significant digits, so 1/1000 shows as 0.001 rather than 0.
-func fmtAllocs(v float64) string {
-	if v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	if v >= 0.001 {
-		s := strconv.FormatFloat(v, 'f', 3, 64)
-		if t := strings.TrimRight(s, "0"); !strings.HasSuffix(t, ".") {
-			s = t
-		} // else keep "1.000": within 0.0005 of 1, but not exactly 1
-		return s
-	}
-	return strconv.FormatFloat(v, 'g', 2, 64)
-}
-
 func fmtSpeed(v float64) string {
 	if v == 0 {
 		return "-"
@@ -322,7 +307,7 @@ func tableCells(rep *report) (head []string, lines []cells, notes []string) {
 			}
 			c.set(colNs, fmtNs(r.NsPerOp))
 			c.set(colSpread, fmt.Sprintf("%.0f%%", r.NsSpreadPct))
-			c.set(colAllocs, fmtAllocs(r.AllocsPerOp))
+			c.set(colAllocs, numfmt.Allocs(r.AllocsPerOp))
 			c.set(colCold, cold)
 			c.set(colBytes, strconv.FormatFloat(r.BytesPerOp, 'f', 0, 64))
 			c.set(colSpeedup, speed)
@@ -333,7 +318,7 @@ func tableCells(rep *report) (head []string, lines []cells, notes []string) {
 				ps = "base"
 			}
 			c.set(colPubNs, fmtNs(p.NsPerOp))
-			c.set(colPubAllocs, fmtAllocs(p.AllocsPerOp))
+			c.set(colPubAllocs, numfmt.Allocs(p.AllocsPerOp))
 			c.set(colPubSpeedup, ps)
 		} else {
 			c.set(colPubNs, "-")

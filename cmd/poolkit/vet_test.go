@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
 )
 
 const vetBad = `package vetdemo
@@ -39,9 +41,9 @@ func Use() int {
 `
 
 func TestVet(t *testing.T) {
-	needGo(t)
+	cmdtest.NeedGo(t)
 	dir := t.TempDir()
-	writeModule(t, dir, map[string]string{"v.go": vetBad})
+	cmdtest.WriteModule(t, dir, map[string]string{"v.go": vetBad})
 	code, out, errOut := runIn(t, dir, "vet", ".")
 	if code != 3 {
 		t.Fatalf("vet of a non-pointer Put: exit %d, want 3\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
@@ -50,12 +52,12 @@ func TestVet(t *testing.T) {
 		t.Errorf("no non-pointer put report at v.go:12:\n%s%s", out, errOut)
 	}
 
-	writeModule(t, dir, map[string]string{"v.go": vetGood})
+	cmdtest.WriteModule(t, dir, map[string]string{"v.go": vetGood})
 	if code, out, errOut := runIn(t, dir, "vet"); code != 0 {
 		t.Errorf("vet of correct code: exit %d\n%s%s", code, out, errOut)
 	}
 
-	writeModule(t, dir, map[string]string{"v.go": "package vetdemo\n\nfunc F() int { return nope }\n"})
+	cmdtest.WriteModule(t, dir, map[string]string{"v.go": "package vetdemo\n\nfunc F() int { return nope }\n"})
 	if code, _, errOut := runIn(t, dir, "vet"); code != 1 || !strings.Contains(errOut, "undefined: nope") {
 		t.Errorf("vet of code that does not compile: exit %d, stderr %q", code, errOut)
 	}

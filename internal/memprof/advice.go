@@ -17,6 +17,16 @@ type Advice struct {
 	BytesShare, ObjectsShare float64
 }
 
+// Coverage returns the part of the site the advice rests on, as
+// " (for 60% of the bytes, 40% of the allocations)", to follow the word
+// "advice" in a report; "" when the advice covers the whole site.
+func (a Advice) Coverage() string {
+	if a.BytesShare >= 0.995 && a.ObjectsShare >= 0.995 {
+		return ""
+	}
+	return fmt.Sprintf(" (for %.0f%% of the bytes, %.0f%% of the allocations)", 100*a.BytesShare, 100*a.ObjectsShare)
+}
+
 // rule is a pattern of allocation that poolkit knows how to remove, or a
 // known reason why none applies.
 type rule int

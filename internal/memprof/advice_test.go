@@ -207,3 +207,20 @@ func TestSitesMerge(t *testing.T) {
 		t.Errorf("fourth site %+v", s)
 	}
 }
+
+func TestAdviceCoverage(t *testing.T) {
+	for _, c := range []struct {
+		a    Advice
+		want string
+	}{
+		{Advice{BytesShare: 1, ObjectsShare: 1}, ""},
+		{Advice{BytesShare: 0.996, ObjectsShare: 0.999}, ""},
+		{Advice{BytesShare: 0.6, ObjectsShare: 1}, " (for 60% of the bytes, 100% of the allocations)"},
+		{Advice{BytesShare: 1, ObjectsShare: 0.994}, " (for 100% of the bytes, 99% of the allocations)"},
+		{Advice{}, " (for 0% of the bytes, 0% of the allocations)"},
+	} {
+		if got := c.a.Coverage(); got != c.want {
+			t.Errorf("%+v.Coverage() = %q, want %q", c.a, got, c.want)
+		}
+	}
+}

@@ -1,4 +1,7 @@
-package main
+// Package source reads the lines of the source files a memory profile
+// names, wherever they are at hand, and tells which cannot be the ones the
+// profiled binary was built from.
+package source
 
 import (
 	"os"
@@ -12,10 +15,10 @@ import (
 	"github.com/poolkit/poolkit/internal/memprof"
 )
 
-// sourceLines reads lines of the files a profile names, when they are at
+// Lines reads lines of the files a profile names, when they are at
 // hand, for the rules that look at the code, and notes the files that
 // cannot be the ones the profiled binary was built from.
-type sourceLines struct {
+type Lines struct {
 	files map[string][]string
 	// taken is when the profile was taken, zero if it does not say.
 	taken time.Time
@@ -24,16 +27,18 @@ type sourceLines struct {
 	newer, short map[string]bool
 }
 
-func newSourceLines(taken time.Time) *sourceLines {
-	return &sourceLines{files: map[string][]string{}, taken: taken, newer: map[string]bool{}, short: map[string]bool{}}
+// New returns a Lines for a profile taken at taken, zero if the profile
+// does not say.
+func New(taken time.Time) *Lines {
+	return &Lines{files: map[string][]string{}, taken: taken, newer: map[string]bool{}, short: map[string]bool{}}
 }
 
-// line returns line n (1-based) of file, as a profile names it: an
+// Line returns line n (1-based) of file, as a profile names it: an
 // absolute path, or with -trimpath "module@version/dir/file.go" (found in
 // the module cache), "net/http/server.go" (the standard library, under
 // GOROOT) or "example.com/svc/dir/file.go" (a module built from its
 // working tree, looked for under the working directory).
-func (s *sourceLines) line(file string, n int64) (string, bool) {
+func (s *Lines) Line(file string, n int64) (string, bool) {
 	lines, ok := s.files[file]
 	if !ok {
 		var mod time.Time
@@ -54,7 +59,7 @@ func (s *sourceLines) line(file string, n int64) (string, bool) {
 	return lines[n-1], true
 }
 
-func (s *sourceLines) find(file string) ([]string, time.Time) {
+func (s *Lines) find(file string) ([]string, time.Time) {
 	if lines, mod := readLines(file); lines != nil {
 		return lines, mod
 	}
@@ -128,9 +133,9 @@ func escapeModule(path string) string {
 	return b.String()
 }
 
-// mismatch lists the files whose lines cannot be the profiled binary's,
+// Mismatch lists the files whose lines cannot be the profiled binary's,
 // sorted, and why, for a warning; nil when there are none.
-func (s *sourceLines) mismatch() []string {
+func (s *Lines) Mismatch() []string {
 	var out []string
 	for f := range s.newer {
 		out = append(out, f+" (changed after the profile was taken)")

@@ -1,11 +1,12 @@
-package main
+// Package profallocs reads the memory profile of a running service, from
+// a file or from its net/http/pprof endpoint, and reports the sites that
+// allocate most per second, each with the first frame in the user's code
+// and the poolkit package that removes the allocation where one applies.
+package profallocs
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -20,181 +21,36 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/numfmt"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/source"
 	"github.com/poolkit/poolkit/internal/memprof"
 )
 
-// poolkit allocs -profile reads the memory profile of a running service,
-// from a file or from its net/http/pprof endpoint, and lists the sites
-// that allocate most per second, with the first frame in the user's code
-// and the poolkit package that removes the allocation where one applies.
-
-type profileConfig struct {
-	source     string
-	seconds    int
-	secondsSet bool
-	top        int
-	format     string
-	save       string
-	user       memprof.UserCode
-	userSet    bool
-	sortBy     string // "allocs" or "bytes"
-	limit      int64  // bytes of profile read, and once decompressed
+// Config says where Read finds the profile and how it reads it.
+type Config struct {
+	// Source is a pprof file, gzipped or not, or the http(s) URL of a
+	// net/http/pprof allocs or heap endpoint, or of the server alone.
+	Source string
+	// Seconds is, for a URL, the span of the delta profile to take; for
+	// a file that records no duration, when SecondsSet, the span it
+	// covers.
+	Seconds    int
+	SecondsSet bool
+	// Save is a file to write the profile fetched from a URL to, "" for
+	// none.
+	Save string
+	// User is the user's code; with no prefixes, Read takes it from the
+	// profile (memprof.Profile.MainCode).
+	User memprof.UserCode
+	// SortBy ranks the sites: "allocs" (the default) or "bytes".
+	SortBy string
+	// Limit is the most bytes of profile read, compressed and once
+	// decompressed alike.
+	Limit int64
 }
 
-// defaultProfileTop is -top's default with -profile.
-const defaultProfileTop = 15
-
-// hasProfileFlag reports whether args, before any "--", hold -profile.
-func hasProfileFlag(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "-profile" || a == "--profile" || strings.HasPrefix(a, "-profile=") || strings.HasPrefix(a, "--profile=") {
-			return true
-		}
-	}
-	return false
-}
-
-func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) {
-	fs := flag.NewFlagSet("poolkit allocs -profile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	source := fs.String("profile", "", "read the memory profile at `source`: a pprof file (gzipped or not) or the http(s) URL of a net/http/pprof allocs or heap endpoint")
-	seconds := fs.Int("seconds", 10, "for a URL, take a delta profile over `n` seconds; for a file that records no duration, the span it covers")
-	top := fs.Int("top", defaultProfileTop, "show the `n` sites that allocate most; 0 shows all")
-	format := fs.String("format", "text", "output `format`: text or json")
-	save := fs.String("save", "", "also write the profile fetched from a URL to `file`, to read again later with -profile")
-	limitMiB := fs.Int64("max-profile-mib", memprof.DefaultLimit>>20, "read at most `MiB` of profile, compressed and decompressed alike: "+
-		"a gzipped file or answer that inflates past it is refused before it fills the memory")
-	user := fs.String("user", "", "comma-separated package path `prefixes` that are your code (\"main\" for package main); "+
-		"default: the packages built from a working tree, or when every file is from the module cache, the module of package main "+
-		"(the report says which)")
-	sortBy := fs.String("sort", "allocs", "rank the sites by `allocs` or bytes")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: poolkit allocs -profile source [-seconds n] [-top n] [-format text|json] [-save file] [-user prefixes]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Lists the allocation sites of a running service, by allocations per second, with the first frame")
-		fmt.Fprintln(stderr, "in your code and the poolkit package that removes the allocation where one applies.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
-	if wantsHelp(args) {
-		// Before parsing, so that "-profile -h" is not a file named -h.
-		fs.Usage()
-		return nil, flag.ErrHelp
-	}
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if strings.HasPrefix(*source, "-") {
-		return nil, fmt.Errorf("-profile needs a file or a URL, got the flag %q", *source)
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("-profile takes no packages, got %q", fs.Args())
-	}
-	cfg := &profileConfig{source: *source, seconds: *seconds, top: *top, format: *format, save: *save, limit: *limitMiB << 20,
-		sortBy: *sortBy}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "seconds" {
-			cfg.secondsSet = true
-		}
-	})
-	switch {
-	case cfg.source == "":
-		return nil, errors.New("-profile needs a file or a URL")
-	case cfg.seconds < 1:
-		return nil, fmt.Errorf("-seconds must be at least 1, got %d", cfg.seconds)
-	case cfg.top < 0:
-		return nil, fmt.Errorf("-top must not be negative, got %d", cfg.top)
-	case *limitMiB < 1 || *limitMiB > 1<<20:
-		return nil, fmt.Errorf("-max-profile-mib must be between 1 and %d, got %d", 1<<20, *limitMiB)
-	case cfg.format != "text" && cfg.format != "json":
-		return nil, fmt.Errorf("-format must be text or json, got %q", cfg.format)
-	case cfg.sortBy != "allocs" && cfg.sortBy != "bytes":
-		return nil, fmt.Errorf("-sort must be allocs or bytes, got %q", cfg.sortBy)
-	}
-	if *user != "" {
-		for _, p := range strings.Split(*user, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				cfg.user.Prefixes = append(cfg.user.Prefixes, p)
-			}
-		}
-		cfg.userSet = len(cfg.user.Prefixes) > 0
-	}
-	return cfg, nil
-}
-
-// wantsHelp reports whether args, before any "--", ask for help.
-func wantsHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "-h", "-help", "--h", "--help":
-			return true
-		}
-	}
-	return false
-}
-
-// profileOnlyFlags are the flags that mean something only with -profile.
-var profileOnlyFlags = []string{"seconds", "format", "save", "user", "sort", "max-profile-mib"}
-
-// profileOnlyFlag returns the first flag in args, before any "--", that
-// applies only with -profile, "" if there is none.
-func profileOnlyFlag(args []string) string {
-	for _, a := range args {
-		if a == "--" {
-			return ""
-		}
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		for _, f := range profileOnlyFlags {
-			if name == f {
-				return "-" + f
-			}
-		}
-	}
-	return ""
-}
-
-func runAllocsProfile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := parseProfileFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
-		return 2
-	}
-	rep, err := readProfileReport(ctx, cfg, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
-		return 1
-	}
-	bw := bufio.NewWriter(stdout)
-	if cfg.format == "json" {
-		enc := json.NewEncoder(bw)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep.json(cfg.top))
-	} else {
-		rep.writeText(bw, cfg.top)
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: writing the report: %v\n", err)
-		return 1
-	}
-	return 0
-}
-
-// profileReport is what -profile found.
-type profileReport struct {
+// Report is what Read found.
+type Report struct {
 	source   string
 	duration time.Duration // 0: the figures are totals
 	durFrom  string        // where the duration comes from
@@ -209,16 +65,16 @@ type profileReport struct {
 	mismatch []string
 	userCode string // what was taken as the user's code, and why
 	sortBy   string
-	src      *sourceLines
+	src      *source.Lines
 }
 
 // code returns the source line of a site, trimmed, "" when it is not at
 // hand.
-func (r *profileReport) code(s memprof.Site) string {
+func (r *Report) code(s memprof.Site) string {
 	if r.src == nil || !s.IsUser {
 		return ""
 	}
-	l, _ := r.src.line(s.User.File, s.User.Line)
+	l, _ := r.src.Line(s.User.File, s.User.Line)
 	// A dependency's file is a stranger's text: its control bytes are
 	// shown escaped, as a server's are.
 	return quoteBody(l)
@@ -264,74 +120,76 @@ func isURL(s string) bool {
 	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
 
-func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writer) (*profileReport, error) {
+// Read reads the profile cfg names, fetching a delta over cfg.Seconds from
+// a URL while it shows its progress on progress, and returns its report.
+func Read(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	var data []byte
-	source := cfg.source
-	if isURL(cfg.source) {
-		u, err := profileURL(cfg.source, cfg.seconds)
+	where := cfg.Source
+	if isURL(cfg.Source) {
+		u, err := profileURL(cfg.Source, cfg.Seconds)
 		if err != nil {
 			return nil, err
 		}
-		source = u
-		data, err = fetchProfile(ctx, u, cfg.seconds, cfg.limit, progress)
+		where = u
+		data, err = fetchProfile(ctx, u, cfg.Seconds, cfg.Limit, progress)
 		if err != nil {
 			return nil, err
 		}
-		if cfg.save != "" {
-			if err := os.WriteFile(cfg.save, data, 0o644); err != nil {
+		if cfg.Save != "" {
+			if err := os.WriteFile(cfg.Save, data, 0o644); err != nil {
 				return nil, fmt.Errorf("-save: %v", err)
 			}
 		}
 	} else {
-		if cfg.save != "" {
+		if cfg.Save != "" {
 			return nil, errors.New("-save applies to a URL; the profile is already in a file")
 		}
-		f, err := os.Open(cfg.source)
+		f, err := os.Open(cfg.Source)
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) && looksLikeHost(cfg.source) {
-				return nil, fmt.Errorf("reading the profile: %v: no such file; did you mean http://%s ?", err, cfg.source)
+			if errors.Is(err, os.ErrNotExist) && looksLikeHost(cfg.Source) {
+				return nil, fmt.Errorf("reading the profile: %v: no such file; did you mean http://%s ?", err, cfg.Source)
 			}
 			return nil, fmt.Errorf("reading the profile: %v", err)
 		}
-		data, err = readAtMost(f, cfg.limit+1)
+		data, err = readAtMost(f, cfg.Limit+1)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %v", cfg.source, err)
+			return nil, fmt.Errorf("reading %s: %v", cfg.Source, err)
 		}
 	}
 	if len(data) == 0 {
-		return nil, fmt.Errorf("%s is empty: no profile in it", source)
+		return nil, fmt.Errorf("%s is empty: no profile in it", where)
 	}
-	prof, err := memprof.Parse(data, cfg.limit)
+	prof, err := memprof.Parse(data, cfg.Limit)
 	switch {
 	case errors.Is(err, memprof.ErrTooLarge):
 		return nil, fmt.Errorf("%s: %v (-max-profile-mib %d): a memory profile is kilobytes to a few megabytes; "+
-			"if this one is real, raise the limit with -max-profile-mib", source, err, cfg.limit>>20)
+			"if this one is real, raise the limit with -max-profile-mib", where, err, cfg.Limit>>20)
 	case errors.Is(err, memprof.ErrNotProfile):
 		hint := "give a file written by pprof (go test -memprofile, pprof.WriteHeapProfile, curl of /debug/pprof/allocs)"
-		if isURL(cfg.source) {
+		if isURL(cfg.Source) {
 			hint = "point -profile at a net/http/pprof allocs or heap endpoint, such as http://host:port/debug/pprof/allocs"
 		}
-		return nil, fmt.Errorf("%s is not a pprof profile (%v): %s", source, err, hint)
+		return nil, fmt.Errorf("%s is not a pprof profile (%v): %s", where, err, hint)
 	case errors.Is(err, memprof.ErrNotMemory):
 		return nil, fmt.Errorf("%s: %v: poolkit allocs needs a memory profile, from /debug/pprof/allocs or /debug/pprof/heap, "+
-			"go test -memprofile or pprof.WriteHeapProfile", source, err)
+			"go test -memprofile or pprof.WriteHeapProfile", where, err)
 	case err != nil:
-		return nil, fmt.Errorf("%s: %v", source, err)
+		return nil, fmt.Errorf("%s: %v", where, err)
 	}
-	rep := &profileReport{source: source, rate: prof.Rate}
+	rep := &Report{source: where, rate: prof.Rate}
 	switch {
 	case prof.Duration > 0:
 		rep.duration = prof.Duration
 		rep.durFrom = "a delta profile"
-	case isURL(cfg.source):
+	case isURL(cfg.Source):
 		// A server too old to take deltas would have failed above with
 		// a profile of totals; if it sent one anyway, the span asked
 		// for is the best knowledge of the duration.
-		rep.duration = time.Duration(cfg.seconds) * time.Second
+		rep.duration = time.Duration(cfg.Seconds) * time.Second
 		rep.durFrom = "the -seconds asked for"
-	case cfg.secondsSet:
-		rep.duration = time.Duration(cfg.seconds) * time.Second
+	case cfg.SecondsSet:
+		rep.duration = time.Duration(cfg.Seconds) * time.Second
 		rep.durFrom = "-seconds; the profile records no duration"
 	}
 	rep.pprofOwn = dropPprof(prof)
@@ -340,40 +198,40 @@ func readProfileReport(ctx context.Context, cfg *profileConfig, progress io.Writ
 		if rep.duration > 0 {
 			over = "over " + rep.duration.String()
 		}
-		if prof.Rate == 0 && !isURL(cfg.source) {
-			return nil, fmt.Errorf("%s is an empty memory profile: no allocation was sampled %s", source, over)
+		if prof.Rate == 0 && !isURL(cfg.Source) {
+			return nil, fmt.Errorf("%s is an empty memory profile: no allocation was sampled %s", where, over)
 		}
 		return nil, fmt.Errorf("%s is an empty memory profile: no allocation was sampled %s "+
 			"(one sample per %s allocated on average): make the service busy, take a longer -seconds, or sample finer with runtime.MemProfileRate",
-			source, over, fmtSize(float64(prof.Rate)))
+			where, over, numfmt.Size(float64(prof.Rate)))
 	}
 	rep.unsymbolized = prof.Unsymbolized
-	user := cfg.user
-	if cfg.userSet {
+	user := cfg.User
+	if len(user.Prefixes) > 0 {
 		rep.userCode = strings.Join(user.Prefixes, ", ") + " (-user)"
 	} else {
 		user, rep.userCode = prof.MainCode()
 	}
-	src := newSourceLines(prof.Time)
-	rep.sites = prof.Sites(user, src.line)
-	rep.mismatch = src.mismatch()
+	src := source.New(prof.Time)
+	rep.sites = prof.Sites(user, src.Line)
+	rep.mismatch = src.Mismatch()
 	rep.src = src
-	if cfg.sortBy == "bytes" {
+	if cfg.SortBy == "bytes" {
 		sort.SliceStable(rep.sites, func(i, j int) bool { return rep.sites[i].Bytes > rep.sites[j].Bytes })
 	}
-	rep.sortBy = cfg.sortBy
+	rep.sortBy = cfg.SortBy
 	switch {
 	case len(rep.sites) > 0:
 	case prof.Unsymbolized > 0:
 		return nil, fmt.Errorf("%s is not symbolized: its allocations' stacks hold addresses only, no function names "+
 			"or lines, so no site can be named. Go's runtime/pprof and net/http/pprof write symbolized profiles; "+
 			"this one was converted or written by another tool. Symbolize it against the binary that was profiled: "+
-			"go tool pprof -proto -output symbolized.pb.gz BINARY PROFILE, then read symbolized.pb.gz", source)
+			"go tool pprof -proto -output symbolized.pb.gz BINARY PROFILE, then read symbolized.pb.gz", where)
 	case rep.pprofOwn > 0:
 		return nil, fmt.Errorf("%s: every allocation sampled was the pprof endpoint's own, serving the profile: "+
-			"the service allocated too little to be sampled (one sample per %s)", source, fmtSize(float64(prof.Rate)))
+			"the service allocated too little to be sampled (one sample per %s)", where, numfmt.Size(float64(prof.Rate)))
 	default:
-		return nil, fmt.Errorf("%s: no allocation sampled has a stack, so no site can be named", source)
+		return nil, fmt.Errorf("%s: no allocation sampled has a stack, so no site can be named", where)
 	}
 	return rep, nil
 }
@@ -540,7 +398,7 @@ func shortPath(fn, file string) string {
 	return file
 }
 
-func (r *profileReport) perSec(n int64) float64 {
+func (r *Report) perSec(n int64) float64 {
 	if r.duration <= 0 {
 		return float64(n)
 	}
@@ -548,13 +406,13 @@ func (r *profileReport) perSec(n int64) float64 {
 }
 
 // samplingNote says how the profile was sampled and how to sample finer.
-func (r *profileReport) samplingNote() string {
+func (r *Report) samplingNote() string {
 	if r.rate <= 0 {
 		return "Sampling: the profile does not record its sampling rate (runtime.MemProfileRate; Go's default samples one allocation\n" +
 			"per 512 KiB), and its figures are estimates scaled up from the samples."
 	}
 	s := fmt.Sprintf("Sampling: one allocation recorded per %s allocated, on average (runtime.MemProfileRate = %d), scaled up\n"+
-		"to estimates;", fmtSize(float64(r.rate)), r.rate)
+		"to estimates;", numfmt.Size(float64(r.rate)), r.rate)
 	if r.rate >= memprof.DefaultRate {
 		s += " small or rare sites may be missing. To sample finer, run the service with\n" +
 			"GODEBUG=memprofilerate=4096 in its environment (no change to its code), or set runtime.MemProfileRate\n" +
@@ -571,7 +429,7 @@ func (r *profileReport) samplingNote() string {
 const thinSamples = 10
 
 // totals sums the sites.
-func (r *profileReport) totals() (objs, byts int64, sampled float64) {
+func (r *Report) totals() (objs, byts int64, sampled float64) {
 	for _, s := range r.sites {
 		objs += s.Objects
 		byts += s.Bytes
@@ -580,39 +438,40 @@ func (r *profileReport) totals() (objs, byts int64, sampled float64) {
 	return objs, byts, sampled
 }
 
-func (r *profileReport) shown(top int) []memprof.Site {
+func (r *Report) shown(top int) []memprof.Site {
 	if top > 0 && len(r.sites) > top {
 		return r.sites[:top]
 	}
 	return r.sites
 }
 
-func (r *profileReport) writeText(w io.Writer, top int) {
+// WriteText prints the report, at most top sites (0: all).
+func (r *Report) WriteText(w io.Writer, top int) {
 	objs, byts, sampled := r.totals()
 	unitA, unitB := "allocs/s", "bytes/s"
 	if r.duration > 0 {
 		fmt.Fprintf(w, "Allocations at %s over %.1fs (%s): %s allocs/s, %s/s in all",
-			r.source, r.duration.Seconds(), r.durFrom, fmtCount(r.perSec(objs)), fmtSize(r.perSec(byts)))
+			r.source, r.duration.Seconds(), r.durFrom, numfmt.Count(r.perSec(objs)), numfmt.Size(r.perSec(byts)))
 	} else {
 		unitA, unitB = "allocs", "bytes"
 		fmt.Fprintf(w, "Allocations in %s: %s allocs, %s in all, TOTALS since the process started: the profile records no\n"+
 			"duration, so there are no rates. For rates, fetch a delta with -profile URL -seconds N (or -save it),\n"+
 			"or pass -seconds with the span this profile covers. From",
-			r.source, fmtCount(float64(objs)), fmtSize(float64(byts)))
+			r.source, numfmt.Count(float64(objs)), numfmt.Size(float64(byts)))
 	}
 	if r.rate > 0 {
-		fmt.Fprintf(w, ", estimated from %s recorded allocations.\n", fmtCount(sampled))
+		fmt.Fprintf(w, ", estimated from %s recorded allocations.\n", numfmt.Count(sampled))
 	} else {
 		fmt.Fprintln(w, ".")
 	}
 	fmt.Fprintln(w, r.samplingNote())
 	if r.pprofOwn > 0 {
 		fmt.Fprintf(w, "Left out: %s %s by the net/http/pprof handler itself while it served the profile.\n",
-			fmtCount(r.perSec(r.pprofOwn)), unitA)
+			numfmt.Count(r.perSec(r.pprofOwn)), unitA)
 	}
 	if r.unsymbolized > 0 {
 		fmt.Fprintf(w, "Left out: %s %s whose stacks hold addresses only, no function names (unsymbolized).\n",
-			fmtCount(r.perSec(r.unsymbolized)), unitA)
+			numfmt.Count(r.perSec(r.unsymbolized)), unitA)
 	}
 	fmt.Fprintf(w, "Your code: %s; -user prefixes changes it.\n", r.userCode)
 	if len(r.mismatch) > 0 {
@@ -625,7 +484,7 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 	indent := strings.Repeat(" ", 36)
 	thin := false
 	for _, s := range shown {
-		b := fmtSize(r.perSec(s.Bytes))
+		b := numfmt.Size(r.perSec(s.Bytes))
 		if r.duration > 0 {
 			b += "/s"
 		}
@@ -642,13 +501,13 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 		}
 		n := "-"
 		if r.rate > 0 {
-			n = fmtCount(s.Sampled)
+			n = numfmt.Count(s.Sampled)
 			if s.Sampled < thinSamples {
 				n += "?"
 				thin = true
 			}
 		}
-		fmt.Fprintf(w, "%12s %12s %8s  %s\n", fmtCount(r.perSec(s.Objects)), b, n, where)
+		fmt.Fprintf(w, "%12s %12s %8s  %s\n", numfmt.Count(r.perSec(s.Objects)), b, n, where)
 		in := s.AllocIn
 		if len(s.AlsoIn) > 0 {
 			in += " (also " + strings.Join(s.AlsoIn[:min(len(s.AlsoIn), 3)], ", ")
@@ -661,7 +520,7 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 			fmt.Fprintf(w, "%scode: %s\n", indent, c)
 		}
 		fmt.Fprintf(w, "%sallocated in %s\n", indent, in)
-		fmt.Fprintf(w, "%sadvice%s: %s\n", indent, shareNote(s.Advice), s.Advice.Text)
+		fmt.Fprintf(w, "%sadvice%s: %s\n", indent, s.Advice.Coverage(), s.Advice.Text)
 	}
 	if rest := r.sites[len(shown):]; len(rest) > 0 {
 		var a, by int64
@@ -669,12 +528,12 @@ func (r *profileReport) writeText(w io.Writer, top int) {
 			a += s.Objects
 			by += s.Bytes
 		}
-		b := fmtSize(r.perSec(by))
+		b := numfmt.Size(r.perSec(by))
 		if r.duration > 0 {
 			b += "/s"
 		}
 		fmt.Fprintf(w, "%12s %12s %8s  (%d more sites: %s of the allocations, %s of the bytes; -top 0 shows all)\n",
-			fmtCount(r.perSec(a)), b, "", len(rest), pct(a, objs), pct(by, byts))
+			numfmt.Count(r.perSec(a)), b, "", len(rest), pct(a, objs), pct(by, byts))
 	}
 	if thin {
 		fmt.Fprintf(w, "\n?: fewer than %d allocations recorded at the site: its figures may be off by a third or more;\n"+
@@ -689,15 +548,6 @@ const profileNote = `Note: the figures are estimates scaled up from sampled allo
 counters (runtime/metrics /gc/heap/allocs:objects); the runtime packs pointer-free allocations under 16 B into
 shared 16 B blocks and the profile sees the blocks, so such sites show fewer allocations than were made.`
 
-// shareNote prints the part of a site its advice covers, when it is not
-// all of it.
-func shareNote(a memprof.Advice) string {
-	if a.BytesShare >= 0.995 && a.ObjectsShare >= 0.995 {
-		return ""
-	}
-	return fmt.Sprintf(" (for %.0f%% of the bytes, %.0f%% of the allocations)", 100*a.BytesShare, 100*a.ObjectsShare)
-}
-
 // pct prints a as a percentage of b.
 func pct(a, b int64) string {
 	if b <= 0 {
@@ -706,8 +556,9 @@ func pct(a, b int64) string {
 	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
 }
 
-// profileJSON is -format json's output.
-type profileJSON struct {
+// JSON is the report in the shape poolkit allocs -profile -format json
+// prints.
+type JSON struct {
 	Source string `json:"source"`
 	// Rates is true when the figures are over DurationSeconds, false when
 	// the profile holds totals since the process started; then
@@ -765,7 +616,7 @@ type siteJSON struct {
 	AdviceAllocsShare float64 `json:"advice_allocs_share"`
 }
 
-func (r *profileReport) figures(objs, byts int64, sampled float64) figuresJSON {
+func (r *Report) figures(objs, byts int64, sampled float64) figuresJSON {
 	f := figuresJSON{Allocs: objs, Bytes: byts, Samples: math.Round(sampled*10) / 10}
 	if r.duration > 0 {
 		a, b := r.perSec(objs), r.perSec(byts)
@@ -774,8 +625,10 @@ func (r *profileReport) figures(objs, byts int64, sampled float64) figuresJSON {
 	return f
 }
 
-func (r *profileReport) json(top int) profileJSON {
-	out := profileJSON{Source: r.source, Rates: r.duration > 0, DurationSeconds: r.duration.Seconds(),
+// JSON returns the report as -format json prints it, at most top sites
+// (0: all).
+func (r *Report) JSON(top int) JSON {
+	out := JSON{Source: r.source, Rates: r.duration > 0, DurationSeconds: r.duration.Seconds(),
 		SampleRate: r.rate, UserCode: r.userCode, SortedBy: r.sortBy, SourceMismatch: r.mismatch, Sites: []siteJSON{}}
 	if out.SourceMismatch == nil {
 		out.SourceMismatch = []string{}
@@ -799,26 +652,4 @@ func (r *profileReport) json(top int) profileJSON {
 			AdviceBytesShare: s.Advice.BytesShare, AdviceAllocsShare: s.Advice.ObjectsShare})
 	}
 	return out
-}
-
-// fmtCount prints a count with thousands separators.
-func fmtCount(v float64) string {
-	s := strconv.FormatInt(int64(v+0.5), 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// fmtSize prints a byte count in B, KiB, MiB or GiB.
-func fmtSize(v float64) string {
-	switch {
-	case v >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", v/(1<<30))
-	case v >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", v/(1<<20))
-	case v >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", v/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", v)
 }

@@ -1,12 +1,27 @@
-package main
+// Package benchallocs finds where benchmarks allocate: it runs each
+// benchmark of a package with every allocation sampled and attributes the
+// allocations per operation to their sites, with the compiler's
+// escape-analysis reason and poolkit's advice.
+//
+// A heap profile covers a whole process, and
+// package testing sets no profile labels, so Run runs one process per
+// benchmark (per leaf sub-benchmark), from a test binary compiled once per
+// package. Each benchmark runs twice, for a fixed n and 2n iterations, and
+// the difference between the two profiles, over n, is the steady-state
+// cost of one operation: setup code, warm-up and the first-call
+// allocations that fill pools cancel out, and it does not matter whether
+// the benchmark loops over b.N or b.Loop (which run a different number of
+// warm-up iterations). Allocations are attributed to a benchmark when its
+// function, or a closure inside it, is on the allocating stack, which
+// leaves out the testing package's own; so are those of b.RunParallel's
+// goroutines, whose stacks hold the body but not the benchmark.
+package benchallocs
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,116 +34,32 @@ import (
 	"strings"
 	"time"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/numfmt"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/source"
 	"github.com/poolkit/poolkit/internal/goenv"
 	"github.com/poolkit/poolkit/internal/memprof"
 )
 
-// poolkit allocs runs the user's benchmarks with every allocation sampled
-// (-memprofilerate=1) and attributes the allocations to their sites.
-//
-// Per-benchmark attribution: a heap profile covers a whole process, and
-// package testing sets no profile labels, so allocs runs one process per
-// benchmark (per leaf sub-benchmark), from a test binary compiled once per
-// package. Each benchmark runs twice, for a fixed n and 2n iterations, and
-// the difference between the two profiles, over n, is the steady-state
-// cost of one operation: setup code, warm-up and the first-call
-// allocations that fill pools cancel out, and it does not matter whether
-// the benchmark loops over b.N or b.Loop (which run a different number of
-// warm-up iterations). Allocations are attributed to a benchmark when its
-// function, or a closure inside it, is on the allocating stack, which
-// leaves out the testing package's own; so are those of b.RunParallel's
-// goroutines, whose stacks hold the body but not the benchmark.
-
-type allocsConfig struct {
-	bench   string
-	top     int
-	n       int
-	verbose bool
-	pkgs    []string
+// Config says which benchmarks Run runs, and for how long.
+type Config struct {
+	Bench string   // a regular expression, as go test -bench takes
+	N     int      // iterations of the shorter of the two runs per benchmark
+	Pkgs  []string // package patterns, as go list takes
 }
 
-func parseAllocsFlags(args []string, stderr io.Writer) (*allocsConfig, error) {
-	fs := flag.NewFlagSet("poolkit allocs", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bench := fs.String("bench", ".", "run only the benchmarks matching `regexp`, as go test -bench")
-	top := fs.Int("top", 10, "show the `n` largest sites per benchmark; 0 shows all")
-	benchtime := fs.String("benchtime", "1000x", "iterations `n` of the shorter of the two runs per benchmark (Nx)")
-	verbose := fs.Bool("v", false, "show the compiler's whole escape-analysis explanation for each site")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: poolkit allocs [-bench regexp] [-top n] [packages]")
-		fmt.Fprintln(stderr, "       poolkit allocs -profile file-or-URL [-seconds n] [-top n] [-format text|json]   (a running service; -profile -h)")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Lists, per benchmark, where it allocates: function, file:line, allocations and bytes per op,")
-		fmt.Fprintln(stderr, "largest first, with the compiler's reason (go build -gcflags=-m=2) where it gives one.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	cfg := &allocsConfig{bench: *bench, top: *top, verbose: *verbose, pkgs: fs.Args()}
-	if _, err := regexp.Compile(cfg.bench); err != nil {
-		return nil, fmt.Errorf("-bench: %v", err)
-	}
-	if cfg.top < 0 {
-		return nil, fmt.Errorf("-top must not be negative, got %d", cfg.top)
-	}
-	s, ok := strings.CutSuffix(*benchtime, "x")
-	n, err := strconv.Atoi(s)
-	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("-benchtime must be an iteration count such as 1000x, got %q "+
-			"(a duration would leave the number of operations unknown)", *benchtime)
-	}
-	cfg.n = n
-	if len(cfg.pkgs) == 0 {
-		cfg.pkgs = []string{"."}
-	}
-	return cfg, nil
-}
-
-func runAllocs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if hasProfileFlag(args) {
-		return runAllocsProfile(ctx, args, stdout, stderr)
-	}
-	if f := profileOnlyFlag(args); f != "" {
-		fmt.Fprintf(stderr, "poolkit allocs: %s applies to a running service's profile: add -profile URL-or-file "+
-			"(poolkit allocs -profile -h lists its flags)\n", f)
-		return 2
-	}
-	cfg, err := parseAllocsFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
-		return 2
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
-		return 1
-	}
-	results, err := findAllocs(ctx, dir, cfg, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
-		return 1
-	}
-	writeAllocs(stdout, results, cfg)
-	return 0
-}
-
-// benchAllocs is what allocs found for one benchmark.
-type benchAllocs struct {
+// Benchmark is what Run found for one benchmark.
+type Benchmark struct {
 	Pkg    string
 	Name   string  // full name, sub-benchmarks included
 	N      int     // operations the per-op figures are over
 	Mem    string  // what go test -benchmem reported for the longer run
 	Allocs float64 // per op, over all sites
 	Bytes  float64
-	Sites  []site
+	Sites  []Site // largest first
 }
 
-type site struct {
+// Site is where a benchmark allocates, per operation.
+type Site struct {
 	Func    string
 	File    string
 	Line    int64
@@ -158,7 +89,11 @@ func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return cmd.CombinedOutput()
 }
 
-func findAllocs(ctx context.Context, dir string, cfg *allocsConfig, stderr io.Writer) ([]benchAllocs, error) {
+// Run compiles the test binary of each package cfg.Pkgs names, from dir,
+// runs each benchmark that matches cfg.Bench in its own process at
+// cfg.N and 2*cfg.N iterations, and returns the steady-state allocations
+// per operation of each, by site. It reports each step on progress.
+func Run(ctx context.Context, dir string, cfg Config, progress io.Writer) ([]Benchmark, error) {
 	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
 	if err != nil {
 		return nil, fmt.Errorf("running go env GOMOD: %v", err)
@@ -167,13 +102,13 @@ func findAllocs(ctx context.Context, dir string, cfg *allocsConfig, stderr io.Wr
 		return nil, fmt.Errorf("not in a module: no go.mod in %s or any directory above it "+
 			"(run poolkit allocs inside a Go module, or create one with go mod init)", dir)
 	}
-	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-json"}, cfg.pkgs...)...)
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-json"}, cfg.Pkgs...)...)
 	cmd.Dir = dir
 	var errBuf bytes.Buffer
 	cmd.Stderr = &errBuf
 	out, err = cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list %s: %v\n%s", strings.Join(cfg.pkgs, " "), err, errBuf.String())
+		return nil, fmt.Errorf("go list %s: %v\n%s", strings.Join(cfg.Pkgs, " "), err, errBuf.String())
 	}
 	var pkgs []listedPkg
 	dec := json.NewDecoder(bytes.NewReader(out))
@@ -193,7 +128,7 @@ func findAllocs(ctx context.Context, dir string, cfg *allocsConfig, stderr io.Wr
 	}
 	defer os.RemoveAll(tmp)
 
-	var results []benchAllocs
+	var results []Benchmark
 	tested := 0
 	for i, p := range pkgs {
 		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
@@ -204,7 +139,7 @@ func findAllocs(ctx context.Context, dir string, cfg *allocsConfig, stderr io.Wr
 		if runtime.GOOS == "windows" {
 			bin += ".exe"
 		}
-		fmt.Fprintf(stderr, "compiling %s\n", p.ImportPath)
+		fmt.Fprintf(progress, "compiling %s\n", p.ImportPath)
 		mOut, err := goCmd(ctx, dir, "test", "-c", "-o", bin, "-gcflags=-m=2", p.ImportPath)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -215,17 +150,17 @@ func findAllocs(ctx context.Context, dir string, cfg *allocsConfig, stderr io.Wr
 			return nil, fmt.Errorf("package %s does not compile:\n%s", p.ImportPath, strings.TrimSpace(string(plain)))
 		}
 		reasons := parseEscapes(mOut, dir)
-		names, err := listBenchmarks(ctx, bin, p.Dir, cfg.bench)
+		names, err := listBenchmarks(ctx, bin, p.Dir, cfg.Bench)
 		if err != nil {
 			return nil, fmt.Errorf("package %s: %v", p.ImportPath, err)
 		}
 		if len(names) == 0 {
-			fmt.Fprintf(stderr, "%s: no benchmark matches -bench %q\n", p.ImportPath, cfg.bench)
+			fmt.Fprintf(progress, "%s: no benchmark matches -bench %q\n", p.ImportPath, cfg.Bench)
 			continue
 		}
 		for _, name := range names {
-			fmt.Fprintf(stderr, "profiling %s %s\n", p.ImportPath, name)
-			ba, err := profileBenchmark(ctx, bin, p, name, cfg.n, tmp)
+			fmt.Fprintf(progress, "profiling %s %s\n", p.ImportPath, name)
+			ba, err := profileBenchmark(ctx, bin, p, name, cfg.N, tmp)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %v", p.ImportPath, name, err)
 			}
@@ -240,10 +175,10 @@ func findAllocs(ctx context.Context, dir string, cfg *allocsConfig, stderr io.Wr
 		}
 	}
 	if tested == 0 {
-		return nil, fmt.Errorf("no test files in %s, so no benchmarks to run", strings.Join(cfg.pkgs, " "))
+		return nil, fmt.Errorf("no test files in %s, so no benchmarks to run", strings.Join(cfg.Pkgs, " "))
 	}
 	if len(results) == 0 {
-		return nil, fmt.Errorf("no benchmark matched -bench %q in %s", cfg.bench, strings.Join(cfg.pkgs, " "))
+		return nil, fmt.Errorf("no benchmark matched -bench %q in %s", cfg.Bench, strings.Join(cfg.Pkgs, " "))
 	}
 	return results, nil
 }
@@ -308,7 +243,7 @@ type siteCount struct {
 
 // profileBenchmark runs one benchmark for n and 2n iterations and returns
 // the per-op difference of their allocation profiles.
-func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string, n int, tmp string) (benchAllocs, error) {
+func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string, n int, tmp string) (Benchmark, error) {
 	top := strings.SplitN(name, "/", 2)[0]
 	var counts [2]map[siteKey]*siteCount
 	var mem string
@@ -318,17 +253,19 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 			fmt.Sprintf("-test.benchtime=%dx", iters), "-test.cpu=1", "-test.benchmem",
 			"-test.memprofile="+prof, "-test.memprofilerate=1")
 		if err != nil {
-			return benchAllocs{}, err
+			return Benchmark{}, err
 		}
 		counts[i], err = readAllocProfile(prof, p, top)
 		if err != nil {
-			return benchAllocs{}, err
+			return Benchmark{}, err
 		}
 		if m := memLine.FindSubmatch(out); m != nil {
 			mem = string(m[1]) + " B/op, " + string(m[2]) + " allocs/op"
 		}
 	}
-	ba := benchAllocs{Pkg: p.ImportPath, Name: name, N: n, Mem: mem}
+	ba := Benchmark{Pkg: p.ImportPath, Name: name, N: n, Mem: mem}
+	// The benchmark's source, read once for the advice of all its sites.
+	src := source.New(time.Time{})
 	for k, c2 := range counts[1] {
 		var objs, byts int64 = c2.objects, c2.bytes
 		if c1 := counts[0][k]; c1 != nil {
@@ -338,9 +275,9 @@ func profileBenchmark(ctx context.Context, bin string, p listedPkg, name string,
 		if objs <= 0 {
 			continue
 		}
-		s := site{Func: k.fn, File: k.file, Line: k.line,
+		s := Site{Func: k.fn, File: k.file, Line: k.line,
 			Allocs: float64(objs) / float64(n), Bytes: float64(max(byts, 0)) / float64(n),
-			Advice: memprof.Advise(c2.samples, benchUserCode(p), newSourceLines(time.Time{}).line)}
+			Advice: memprof.Advise(c2.samples, benchUserCode(p), src.Line)}
 		if c2.via.fn != "" && c2.via != k {
 			s.Via, s.ViaFile, s.ViaLine = c2.via.fn, c2.via.file, c2.via.line
 		}
@@ -519,7 +456,9 @@ func summarise(reason []string, verbose bool) []string {
 const allocsNote = `Note: the runtime packs pointer-free allocations under 16 B into shared 16 B blocks and the profile
 sees the blocks, so such sites can show fewer allocs/op than -benchmem counts (two 8 B ints show as 0.5).`
 
-func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
+// Write prints results, per benchmark, at most top sites each (0: all),
+// with the compiler's whole escape-analysis explanation when verbose.
+func Write(w io.Writer, results []Benchmark, top int, verbose bool) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	defer fmt.Fprintf(bw, "\n%s\n", allocsNote)
@@ -542,25 +481,25 @@ func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 			fmt.Fprintln(bw)
 		}
 		fmt.Fprintf(bw, "%s  %s: %s allocs/op, %.0f B/op (steady state, over %d ops; go test -benchmem: %s)\n",
-			b.Name, b.Pkg, fmtAllocs(round3(b.Allocs)), b.Bytes, b.N, b.Mem)
+			b.Name, b.Pkg, numfmt.Allocs(round3(b.Allocs)), b.Bytes, b.N, b.Mem)
 		if len(b.Sites) == 0 {
 			fmt.Fprintln(bw, "  no allocations")
 			continue
 		}
 		fmt.Fprintf(bw, "  %9s %8s  %s\n", "allocs/op", "B/op", "site")
 		shown := b.Sites
-		if cfg.top > 0 && len(shown) > cfg.top {
-			shown = shown[:cfg.top]
+		if top > 0 && len(shown) > top {
+			shown = shown[:top]
 		}
 		for _, s := range shown {
-			fmt.Fprintf(bw, "  %9s %8.0f  %s  %s:%d\n", fmtAllocs(round3(s.Allocs)), s.Bytes, s.Func, short(s.File), s.Line)
+			fmt.Fprintf(bw, "  %9s %8.0f  %s  %s:%d\n", numfmt.Allocs(round3(s.Allocs)), s.Bytes, s.Func, short(s.File), s.Line)
 			if s.Via != "" {
 				fmt.Fprintf(bw, "  %9s %8s    called from %s  %s:%d\n", "", "", s.Via, short(s.ViaFile), s.ViaLine)
 			}
-			for _, r := range summarise(s.Reason, cfg.verbose) {
+			for _, r := range summarise(s.Reason, verbose) {
 				fmt.Fprintf(bw, "  %9s %8s    compiler: %s\n", "", "", r)
 			}
-			fmt.Fprintf(bw, "  %9s %8s    advice%s: %s\n", "", "", shareNote(s.Advice), s.Advice.Text)
+			fmt.Fprintf(bw, "  %9s %8s    advice%s: %s\n", "", "", s.Advice.Coverage(), s.Advice.Text)
 		}
 		if rest := b.Sites[len(shown):]; len(rest) > 0 {
 			var a, by float64
@@ -568,7 +507,7 @@ func writeAllocs(w io.Writer, results []benchAllocs, cfg *allocsConfig) {
 				a += s.Allocs
 				by += s.Bytes
 			}
-			fmt.Fprintf(bw, "  %9s %8.0f  (%d more sites; -top 0 shows all)\n", fmtAllocs(round3(a)), by, len(rest))
+			fmt.Fprintf(bw, "  %9s %8.0f  (%d more sites; -top 0 shows all)\n", numfmt.Allocs(round3(a)), by, len(rest))
 		}
 	}
 }
