@@ -462,8 +462,13 @@ func encPlainFields(fields []encField) []encPlainField {
 
 // encRoom is the spare capacity encPlainStruct makes before each field:
 // enough for a key written as three words and, after the longest such
-// key, any integer (20 bytes at most).
+// key, any integer (encMaxInt bytes), so that the integer's own room
+// check rarely has to grow b.
 const encRoom = 48
+
+// encMaxInt is the longest decimal text of an int64: a sign and 19
+// digits.
+const encMaxInt = 20
 
 // encPlainStruct writes the struct at p, of fields, with the closing
 // brace. It writes keys as whole words, which may write bytes of b's
@@ -476,8 +481,8 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 			b = encGrow(b, encRoom)
 		}
 		if k := len(f.pre); k <= encKeyWords {
-			// Within b's spare capacity (encRoom bytes at least), which
-			// is not checked again.
+			// The three words are within b's spare capacity: encRoom >=
+			// encKeyWords bytes, made just above.
 			n := len(b)
 			w := (*[encKeyWords]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
 			binary.LittleEndian.PutUint64(w[0:8], f.words[0])
@@ -493,9 +498,14 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 			b = encAppendString(b, *(*string)(fp), html)
 		case encKindInt64, encKindInt:
 			// Written here, not by a call (which would cost the loop's
-			// state reloaded after it), into the room left after the
-			// key: encRoom-encKeyWords = 24 bytes at least, where an
-			// integer takes 20 at most (a sign and 19 digits).
+			// state reloaded after it), in place. The key may have used
+			// any part of the room made before it (a key longer than
+			// encKeyWords is appended, and may be of any length), so
+			// the integer's room is checked here: the sign and the
+			// digits are stored in b[n:n+encMaxInt] at most.
+			if cap(b)-len(b) < encMaxInt {
+				b = encGrow(b, encMaxInt)
+			}
 			var v int64
 			if f.kind == encKindInt64 {
 				v = *(*int64)(fp)
