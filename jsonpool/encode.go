@@ -151,7 +151,8 @@ type encoder struct {
 }
 
 // sink is the io.Writer a pooled json.Encoder writes to. With w set it
-// forwards the one Write of each Encode to w; otherwise it appends to dst.
+// forwards the one Write of each Encode to w; otherwise it appends to dst,
+// all but the last byte written if trim is set.
 type sink struct {
 	w         io.Writer
 	dst       []byte
@@ -159,6 +160,12 @@ type sink struct {
 	indenting bool // the encoder indents into a buffer of its own
 	failed    bool // w.Write returned an error, which json.Encoder keeps
 	large     bool // the encoder indented more than maxIndentRetained bytes
+	// trim holds back the last byte written, json.Encoder's newline once
+	// the value is written, for Marshal: it never reaches dst, not even
+	// dst's spare capacity, which belongs to the caller. held says
+	// whether last holds a byte not yet appended.
+	trim, held bool
+	last       byte
 }
 
 func (s *sink) Write(p []byte) (int, error) {
@@ -173,7 +180,18 @@ func (s *sink) Write(p []byte) (int, error) {
 		}
 		return n, err
 	}
-	s.dst = append(s.dst, p...)
+	if !s.trim {
+		s.dst = append(s.dst, p...)
+		return len(p), nil
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if s.held {
+		s.dst = append(s.dst, s.last)
+	}
+	s.dst = append(s.dst, p[:len(p)-1]...)
+	s.last, s.held = p[len(p)-1], true
 	return len(p), nil
 }
 
@@ -274,12 +292,8 @@ func Encode(w io.Writer, v any) error {
 
 // Marshal is like the package's Marshal, formatted as o says.
 func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
-	out, err := o.AppendEncode(dst, v)
-	if err != nil {
-		return dst, err
-	}
 	// json.Encoder ends every value with a newline; json.Marshal does not.
-	return out[:len(out)-1], nil
+	return o.appendEncode(dst, v, false)
 }
 
 // encodeFast encodes v with the fast path (fastencode.go) into e.buf,
@@ -301,24 +315,36 @@ func (e *encoder) encodeFast(o Options, v any) bool {
 
 // AppendEncode is like the package's AppendEncode, formatted as o says.
 func (o Options) AppendEncode(dst []byte, v any) ([]byte, error) {
+	return o.appendEncode(dst, v, true)
+}
+
+// appendEncode appends what json.Encoder writes for v to dst, its final
+// newline only if newline is set: nothing else of dst is written, its
+// spare capacity included.
+func (o Options) appendEncode(dst []byte, v any, newline bool) ([]byte, error) {
 	e := getEncoder(o)
 	if e.encodeFast(o, v) {
 		// Encoded into e's buffer and copied, rather than appended to dst
 		// directly, so that v's strings and slices may lie in dst's spare
 		// capacity, as Marshal's doc allows.
-		dst = append(dst, e.buf...)
+		out := e.buf
+		if !newline {
+			out = out[:len(out)-1]
+		}
+		dst = append(dst, out...)
 		putEncoder(e)
 		return dst, nil
 	}
-	return e.appendEncodeJSON(dst, v)
+	return e.appendEncodeJSON(dst, v, newline)
 }
 
-// appendEncodeJSON is AppendEncode through e's json.Encoder, which it puts
-// back in the pool.
-func (e *encoder) appendEncodeJSON(dst []byte, v any) ([]byte, error) {
+// appendEncodeJSON is appendEncode through e's json.Encoder, which it
+// puts back in the pool.
+func (e *encoder) appendEncodeJSON(dst []byte, v any, newline bool) ([]byte, error) {
 	e.sink.dst = dst
+	e.sink.trim = !newline
 	err := e.enc.Encode(v)
-	out := e.sink.dst
+	out := e.sink.dst // with trim, all but the newline that ends every value
 	putEncoder(e)
 	if err != nil {
 		return dst, err

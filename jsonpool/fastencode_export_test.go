@@ -11,7 +11,7 @@ func FastEncodes(v any, html bool) ([]byte, bool) {
 // AppendEncodeJSON is o.AppendEncode without the fast path: what
 // AppendEncode did before it, for benchmarks to compare.
 func AppendEncodeJSON(o Options, dst []byte, v any) ([]byte, error) {
-	return getEncoder(o).appendEncodeJSON(dst, v)
+	return getEncoder(o).appendEncodeJSON(dst, v, true)
 }
 
 // FastEncodesWith is FastEncodes with o's settings, indentation included,

@@ -499,8 +499,11 @@ func checkEncodes(t *testing.T, o jsonpool.Options, v any) bool {
 		want.Reset()
 	}
 
-	dst := []byte("prefix:")
+	// Room in dst for the output and a byte more, past which nothing may
+	// be written: the canary.
+	dst := withCanary("prefix:", want.Len()+1)
 	got, err := o.AppendEncode(dst, v)
+	checkCanary(t, fmt.Sprintf("%+v.AppendEncode(%T)", o, v), dst, got)
 	if !sameErr(err, wantErr) {
 		t.Fatalf("%+v.AppendEncode(%T) error = %v, want %v", o, v, err, wantErr)
 	}
@@ -511,7 +514,9 @@ func checkEncodes(t *testing.T, o jsonpool.Options, v any) bool {
 		t.Fatalf("%+v.AppendEncode(%T):\n got %q\nwant %q", o, v, got[len(dst):], want.Bytes())
 	}
 
-	m, err := o.Marshal(nil, v)
+	mdst := withCanary("", want.Len())
+	m, err := o.Marshal(mdst, v)
+	checkCanary(t, fmt.Sprintf("%+v.Marshal(%T)", o, v), mdst, m)
 	if !sameErr(err, wantErr) {
 		t.Fatalf("%+v.Marshal(%T) error = %v, want %v", o, v, err, wantErr)
 	}
