@@ -311,7 +311,7 @@ func TestUnmarshalReuseMatchesFreshDecode(t *testing.T) {
 		} else {
 			err = jsonpool.DecodeReuse(&v, strings.NewReader(doc))
 		}
-		if !reflect.DeepEqual(err, wantErr) {
+		if !sameErr(err, wantErr) {
 			t.Fatalf("document %d %s: error %v, want %v", i, doc, err, wantErr)
 		}
 		if err != nil {
