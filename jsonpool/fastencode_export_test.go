@@ -22,3 +22,9 @@ func FastEncodesWith(o Options, v any) ([]byte, bool) {
 	ok := e.encodeFast(o, v)
 	return append([]byte(nil), e.buf...), ok
 }
+
+// FastAppend is FastEncodes appending to dst, whose spare capacity it may
+// write, as the encoder's own buffer, but nothing past it.
+func FastAppend(dst []byte, v any, html bool) ([]byte, bool) {
+	return encAppendFast(dst, v, html)
+}
