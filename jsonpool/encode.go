@@ -47,10 +47,13 @@
 // allocates nothing (time.Time fields included, which encoding/json
 // allocates for). Its output is byte for byte json.Encoder's: HTML
 // escaping, the float format, invalid UTF-8, omitempty's and omitzero's
-// rules, indentation, all checked against encoding/json by a differential fuzz target
-// (FuzzFastEncode) in the default build and with GOEXPERIMENT=jsonv2, whose
-// engine writes invalid UTF-8 as U+FFFD rather than \ufffd, as the fast
-// path then does too.
+// rules, indentation, all checked against encoding/json by differential
+// fuzz targets (FuzzFastEncode over values of fixed types,
+// FuzzFastEncodeTypes over struct types made at run time) on both engines
+// of encoding/json: v1 (the default up to Go 1.26; GOEXPERIMENT=nojsonv2
+// on Go 1.27) and v2 (the default from Go 1.27; GOEXPERIMENT=jsonv2 on Go
+// 1.26), which writes invalid UTF-8 as U+FFFD rather than \ufffd, as the
+// fast path then does too.
 //
 // Every other type is encoding/json's: maps, interfaces, other embedded
 // fields (tagged, of unexported types, or not structs), the ,string
@@ -91,7 +94,7 @@
 // refuses. The target is then zeroed, or cleared, again and encoding/json
 // decodes it, so the value and the error are encoding/json's own in every
 // case; a differential fuzz target (FuzzFastDecode) checks it against
-// json.Unmarshal in the default build and with GOEXPERIMENT=jsonv2. The
+// json.Unmarshal on both engines of encoding/json. The
 // fast path allocates the result's strings, exactly one per string of two
 // bytes or more whether it holds escapes or not (Go keeps strings of one
 // byte in a static table), its pointers' values, its
@@ -102,10 +105,10 @@
 // github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
 // output differs from encoding/json's by default (no HTML escaping, invalid
 // UTF-8 rejected, nil slices as []), it already pools its encoders, decoders
-// and buffers internally, so a wrapper would save it nothing, and the module
-// requires Go 1.26 while poolkit supports Go 1.24. Programs built with
-// GOEXPERIMENT=jsonv2 get the v2 engine under encoding/json, and so under
-// jsonpool, with v1 behaviour kept. See the README for the measurements.
+// and buffers internally, so a wrapper would save it nothing. Where
+// encoding/json runs on its v2 engine (the default from Go 1.27, or
+// GOEXPERIMENT=jsonv2 on Go 1.26), jsonpool does too, with v1 behaviour
+// kept. See the README for the measurements.
 package jsonpool
 
 import (
@@ -234,7 +237,9 @@ func putEncoder(e *encoder) {
 
 // Marshal appends the JSON encoding of v to dst and returns the extended
 // slice. The bytes appended are those json.Marshal(v) returns. On error dst
-// is returned as it was, and the error is encoding/json's.
+// is returned as it was, and the error is encoding/json's. Nothing of dst's
+// spare capacity beyond the returned length is written, on success or
+// error, so dst may be a sub-slice of a buffer shared with other data.
 //
 // Marshal allocates nothing of its own: when dst has room for the output,
 // the call makes no allocation beyond those encoding/json makes for v's
@@ -256,7 +261,8 @@ func Marshal(dst []byte, v any) ([]byte, error) {
 // writes to w: the JSON encoding of v, HTML-escaped as the Encoder does by
 // default, and a newline. It is Marshal with the newline kept, for a
 // response body built in a buffer. On error dst is returned as it was, and
-// the error is encoding/json's. Structs of numbers, strings, slices,
+// the error is encoding/json's; like Marshal, it writes nothing of dst's
+// spare capacity beyond the returned length. Structs of numbers, strings, slices,
 // pointers and times take the fast path described under Engine in the
 // package doc, with the same output; other types go through a pooled
 // json.Encoder.
