@@ -596,15 +596,21 @@ func fuzzOnce(t *testing.T, data []byte) {
 func FuzzFastEncode(f *testing.F) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 16; i++ {
-		b := make([]byte, 64+r.IntN(512))
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
-		f.Add(b)
+		f.Add(randomBytes(r, 64+r.IntN(512)))
 	}
 	f.Add([]byte{})
 	f.Add(bytes.Repeat([]byte{0xff}, 300))
 	f.Fuzz(fuzzOnce)
+}
+
+// randomBytes returns n bytes from r, the input of a fuzz check run by
+// go test.
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for j := range b {
+		b[j] = byte(r.Uint32())
+	}
+	return b
 }
 
 // TestFastEncodeRandom is the fuzz target's check over random inputs, run
@@ -616,11 +622,7 @@ func TestFastEncodeRandom(t *testing.T) {
 		n = 300
 	}
 	for i := 0; i < n; i++ {
-		b := make([]byte, r.IntN(800))
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
-		fuzzOnce(t, b)
+		fuzzOnce(t, randomBytes(r, r.IntN(800)))
 	}
 }
 
@@ -630,11 +632,7 @@ func TestFastEncodeRandom(t *testing.T) {
 func TestFastEncodeOptions(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 40; i++ {
-		b := make([]byte, 600)
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
-		for _, v := range fzValues(b) {
+		for _, v := range fzValues(randomBytes(r, 600)) {
 			for _, html := range []bool{false, true} {
 				for _, prefix := range []string{"", "> "} {
 					for _, indent := range []string{"", "\t", "  "} {
@@ -849,11 +847,7 @@ func TestFastEncodeOverlap(t *testing.T) {
 // allocates for.
 func TestFastEncodeAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	b := make([]byte, 2000)
-	for j := range b {
-		b[j] = byte(r.Uint32())
-	}
-	o := (&fzSource{b: b}).outer()
+	o := (&fzSource{b: randomBytes(r, 2000)}).outer()
 	o.Nums.F64, o.Nums.F32, o.Nums.F = 1.5, 2.5, [2]float64{}
 	o.Omit.F32, o.Omit.F64, o.Omit.ZF, o.Omit.ZF32, o.Omit.BF = 0, 0, 0, 0, 0
 	o.Times = fzTimes{T: time.Now(), K: jsonpool.Time{Time: time.Now()}, Due: []time.Time{time.Now()}}

@@ -347,11 +347,7 @@ func randomTypeOnce(t *testing.T, data []byte) (fast bool) {
 func FuzzFastEncodeTypes(f *testing.F) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for i := 0; i < 16; i++ {
-		b := make([]byte, 64+r.IntN(1024))
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
-		f.Add(b)
+		f.Add(randomBytes(r, 64+r.IntN(1024)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { randomTypeOnce(t, data) })
 }
@@ -368,11 +364,7 @@ func TestFastEncodeRandomTypes(t *testing.T) {
 	}
 	fast := 0
 	for i := 0; i < n; i++ {
-		b := make([]byte, 256+r.IntN(2048))
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
-		if randomTypeOnce(t, b) {
+		if randomTypeOnce(t, randomBytes(r, 256+r.IntN(2048))) {
 			fast++
 		}
 	}
