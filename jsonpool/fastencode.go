@@ -462,13 +462,18 @@ func encPlainFields(fields []encField) []encPlainField {
 
 // encRoom is the spare capacity encPlainStruct makes before each field:
 // enough for a key written as three words and, after the longest such
-// key, any integer (encMaxInt bytes), so that the integer's own room
-// check rarely has to grow b.
+// key, any integer (encMaxInt bytes). A longer key makes room for itself
+// and an integer (encAppendLongKey).
 const encRoom = 48
 
 // encMaxInt is the longest decimal text of an int64: a sign and 19
 // digits.
 const encMaxInt = 20
+
+// The room encRoom leaves after a key written as words must hold any
+// integer: if it did not, this constant would overflow uint, and the
+// package would not compile.
+const _ = uint(encRoom - encKeyWords - encMaxInt)
 
 // encPlainStruct writes the struct at p, of fields, with the closing
 // brace. It writes keys as whole words, which may write bytes of b's
@@ -490,22 +495,23 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 			binary.LittleEndian.PutUint64(w[16:24], f.words[2])
 			b = b[:n+k]
 		} else {
-			b = append(b, f.pre...)
+			b = encAppendLongKey(b, f.pre)
 		}
+		// Here b has encMaxInt bytes of spare capacity at least: after a
+		// key of encKeyWords bytes or fewer, encRoom-encKeyWords >=
+		// encMaxInt (checked when compiling, next to encMaxInt) of the
+		// room made before it; after a longer key, made by
+		// encAppendLongKey.
 		fp := unsafe.Add(p, f.off)
 		switch f.kind {
 		case encKindString:
 			b = encAppendString(b, *(*string)(fp), html)
 		case encKindInt64, encKindInt:
 			// Written here, not by a call (which would cost the loop's
-			// state reloaded after it), in place. The key may have used
-			// any part of the room made before it (a key longer than
-			// encKeyWords is appended, and may be of any length), so
-			// the integer's room is checked here: the sign and the
-			// digits are stored in b[n:n+encMaxInt] at most.
-			if cap(b)-len(b) < encMaxInt {
-				b = encGrow(b, encMaxInt)
-			}
+			// state reloaded after it), in place, into the encMaxInt
+			// bytes of spare capacity the key left (see above): the
+			// sign and the digits are stored in b[n:n+encMaxInt] at
+			// most.
 			var v int64
 			if f.kind == encKindInt64 {
 				v = *(*int64)(fp)
@@ -548,6 +554,15 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 		}
 	}
 	return append(b, '}'), true
+}
+
+// encAppendLongKey appends pre, a key longer than encKeyWords bytes, to b,
+// with encMaxInt bytes of spare capacity after it at least.
+func encAppendLongKey(b []byte, pre string) []byte {
+	if cap(b)-len(b) < len(pre)+encMaxInt {
+		b = encGrow(b, len(pre)+encMaxInt)
+	}
+	return append(b, pre...)
 }
 
 // encFields appends fields of the struct at p, each after a comma unless
