@@ -94,11 +94,10 @@
 // refuses. The target is then zeroed, or cleared, again and encoding/json
 // decodes it, so the value and the error are encoding/json's own in every
 // case; a differential fuzz target (FuzzFastDecode) checks it against
-// json.Unmarshal on both engines of encoding/json. The
-// fast path allocates the result's strings, exactly one per string of two
-// bytes or more whether it holds escapes or not (Go keeps strings of one
-// byte in a static table), its pointers' values, its
-// slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
+// json.Unmarshal on both engines of encoding/json. The fast path
+// allocates the result's strings, exactly one per string of two bytes or
+// more whether it holds escapes or not (Go keeps strings of one byte in a
+// static table), its pointers' values, its slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
 // a UTC time or an offset of whole hours), and nothing else.
 //
 // Everything else is encoding/json, with no path through
@@ -262,9 +261,9 @@ func Marshal(dst []byte, v any) ([]byte, error) {
 // default, and a newline. It is Marshal with the newline kept, for a
 // response body built in a buffer. On error dst is returned as it was, and
 // the error is encoding/json's; like Marshal, it writes nothing of dst's
-// spare capacity beyond the returned length. Structs of numbers, strings, slices,
-// pointers and times take the fast path described under Engine in the
-// package doc, with the same output; other types go through a pooled
+// spare capacity beyond the returned length. Structs of numbers, strings,
+// slices, pointers and times take the fast path described under Engine in
+// the package doc, with the same output; other types go through a pooled
 // json.Encoder.
 //
 // Like Marshal, AppendEncode allocates nothing of its own when dst has
