@@ -57,8 +57,9 @@ func Clear[T any](v *T) *T {
 // json.Unmarshal, which checks the whole document before it writes, leaves
 // them: where the fast path (see Unmarshal), which checks the syntax as it
 // decodes, grew a slice or set it to nil or empty before it found the
-// error, it puts the slice back. (Built with GOEXPERIMENT=jsonv2,
-// json.Unmarshal decodes before it finds trailing data, and may grow them.)
+// error, it puts the slice back. (On encoding/json's v2 engine, the
+// default from Go 1.27, json.Unmarshal decodes before it finds trailing
+// data, and may grow them.)
 //
 // For a T the fast decode path supports (see Unmarshal), a decode that it
 // completes into a warmed target, once its slices have grown to the
@@ -74,8 +75,11 @@ func Clear[T any](v *T) *T {
 // capacities have grown to the largest document, a decode allocates only
 // the new strings (one per non-empty string value or map key without
 // escapes), and, for each JSON object decoded into a Go map, encoding/json
-// v1's own holders: one for the object's values and one per key. (Built
-// with GOEXPERIMENT=jsonv2 the counts are the v2 engine's.)
+// v1's own holders: one for the object's values and one per key. (On
+// encoding/json's v2 engine, the default from Go 1.27, the counts are its
+// own: its decoder keeps recent strings in a table, and jsonpool reuses
+// decoders, so a string of the previous document may come back without an
+// allocation.)
 //
 // Either way the result equals json.Unmarshal's into a fresh value, except
 // that slices and maps the document leaves out are empty rather than nil
@@ -242,7 +246,9 @@ func hasPointers(t reflect.Type) bool {
 	return false
 }
 
-// zeroAt runs ops on the value at ptr.
+// zeroAt runs ops on the value at ptr, which is of the type ops were
+// planned for: every op's memory, from off for n bytes or n elements of
+// its kind, lies within that value, by reflect's layout of the type.
 func zeroAt(ops []zeroOp, ptr unsafe.Pointer) {
 	for k := range ops {
 		op := &ops[k]
@@ -353,6 +359,7 @@ func clearAt(p *plan, ptr unsafe.Pointer) {
 		}
 		switch {
 		case p.noPtrs:
+			// The slice's array: cap elements of p.size bytes.
 			clear(unsafe.Slice((*byte)(h.data), uintptr(h.cap)*p.size))
 		case !p.elem.keep:
 			// Value.Slice would allocate a new slice header; setting

@@ -311,7 +311,7 @@ func TestUnmarshalReuseMatchesFreshDecode(t *testing.T) {
 		} else {
 			err = jsonpool.DecodeReuse(&v, strings.NewReader(doc))
 		}
-		if !reflect.DeepEqual(err, wantErr) {
+		if !sameErr(err, wantErr) {
 			t.Fatalf("document %d %s: error %v, want %v", i, doc, err, wantErr)
 		}
 		if err != nil {
@@ -344,21 +344,24 @@ type purchase struct {
 	Labels   map[string]string `json:"labels"`
 }
 
-// TestUnmarshalReuseAllocatesExactlyTheStrings is issue 15's item 2: once
-// the target's capacities have grown, decoding a document with N line
-// items allocates exactly its strings, where a fresh target also grows its
-// slices and maps.
+// TestUnmarshalReuseAllocatesExactlyTheStrings checks that, once the
+// target's capacities have grown, decoding a document with N line items
+// allocates exactly its strings, where a fresh target also grows its
+// slices and maps. The type has a map, so encoding/json decodes it, and
+// the count depends on its engine (see perEngine): on the v2 engine the
+// strings of the document decoded the call before come from the
+// decoder's string table, and only those whose slot another string of
+// the document shares are allocated again (v2 below: 0 of 5 strings, 22 of
+// 41, 355 of 401, and 26 with the labels' map).
 func TestUnmarshalReuseAllocatesExactlyTheStrings(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector's instrumentation allocates")
 	}
-	if jsonV2Experiment {
-		t.Skip("allocation counts are those of encoding/json v1")
-	}
 	for _, c := range []struct {
 		n      int
 		labels bool
-	}{{1, false}, {10, false}, {100, false}, {10, true}} {
+		v2     float64 // the count on the v2 engine
+	}{{1, false, 0}, {10, false, 22}, {100, false, 355}, {10, true, 26}} {
 		n := c.n
 		var b strings.Builder
 		b.WriteString(`{"customer":"ann","items":[`)
@@ -407,12 +410,12 @@ func TestUnmarshalReuseAllocatesExactlyTheStrings(t *testing.T) {
 		}
 		for name, f := range fns {
 			var err error
-			if !pooltest.WantAllocs(t, float64(want), func() {
+			if !pooltest.WantAllocs(t, perEngine(float64(want), c.v2), func() {
 				if e := f(); e != nil {
 					err = e
 				}
 			}) {
-				t.Logf("%s of %d line items (labels %v): want %d allocations for its %d strings", name, n, c.labels, want, strs)
+				t.Logf("%s of %d line items (labels %v, %d strings): want %v allocations", name, n, c.labels, strs, perEngine(float64(want), c.v2))
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -53,11 +53,12 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 // types (the fast path below, for types that have none, checks the syntax
 // as it decodes, and drops what it decoded when it finds an error); and it
 // decodes valid input once, so every UnmarshalJSON method runs exactly as
-// often as under json.Unmarshal, type errors included. (Built with
-// GOEXPERIMENT=jsonv2, json.Unmarshal itself decodes before it finds
-// trailing data; Unmarshal then does what json.Unmarshal does.) On error it
-// returns json.Unmarshal's error, unchanged, and a nil *T; the value it
-// took goes back into p zeroed, with nothing of the failed decode in it.
+// often as under json.Unmarshal, type errors included. (On encoding/json's
+// v2 engine, the default from Go 1.27, json.Unmarshal itself decodes
+// before it finds trailing data; Unmarshal then does what json.Unmarshal
+// does.) On error it returns json.Unmarshal's error, unchanged, and a nil
+// *T; the value it took goes back into p zeroed, with nothing of the
+// failed decode in it.
 //
 // When T is made only of the types jsonpool's fast decode path supports
 // (see Engine in the package doc: numbers, bools, strings, time.Time,

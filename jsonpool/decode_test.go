@@ -214,7 +214,7 @@ func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
 			wantErr := json.Unmarshal([]byte(in), &want)
 			for round := 0; round < 3; round++ { // fresh, then reused, decoders and values
 				v, err := decode.fn(p, in)
-				if !reflect.DeepEqual(err, wantErr) {
+				if !sameErr(err, wantErr) {
 					t.Fatalf("%s(%q) error = %#v (%v)\nwant json.Unmarshal's %#v (%v)", decode.name, in, err, err, wantErr, wantErr)
 				}
 				if err != nil {

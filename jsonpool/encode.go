@@ -47,10 +47,13 @@
 // allocates nothing (time.Time fields included, which encoding/json
 // allocates for). Its output is byte for byte json.Encoder's: HTML
 // escaping, the float format, invalid UTF-8, omitempty's and omitzero's
-// rules, indentation, all checked against encoding/json by a differential fuzz target
-// (FuzzFastEncode) in the default build and with GOEXPERIMENT=jsonv2, whose
-// engine writes invalid UTF-8 as U+FFFD rather than \ufffd, as the fast
-// path then does too.
+// rules, indentation, all checked against encoding/json by differential
+// fuzz targets (FuzzFastEncode over values of fixed types,
+// FuzzFastEncodeTypes over struct types made at run time) on both engines
+// of encoding/json: v1 (the default up to Go 1.26; GOEXPERIMENT=nojsonv2
+// on Go 1.27) and v2 (the default from Go 1.27; GOEXPERIMENT=jsonv2 on Go
+// 1.26), which writes invalid UTF-8 as U+FFFD rather than \ufffd, as the
+// fast path then does too.
 //
 // Every other type is encoding/json's: maps, interfaces, other embedded
 // fields (tagged, of unexported types, or not structs), the ,string
@@ -91,21 +94,20 @@
 // refuses. The target is then zeroed, or cleared, again and encoding/json
 // decodes it, so the value and the error are encoding/json's own in every
 // case; a differential fuzz target (FuzzFastDecode) checks it against
-// json.Unmarshal in the default build and with GOEXPERIMENT=jsonv2. The
-// fast path allocates the result's strings, exactly one per string of two
-// bytes or more whether it holds escapes or not (Go keeps strings of one
-// byte in a static table), its pointers' values, its
-// slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
+// json.Unmarshal on both engines of encoding/json. The fast path
+// allocates the result's strings, exactly one per string of two bytes or
+// more whether it holds escapes or not (Go keeps strings of one byte in a
+// static table), its pointers' values, its slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
 // a UTC time or an offset of whole hours), and nothing else.
 //
 // Everything else is encoding/json, with no path through
 // github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
 // output differs from encoding/json's by default (no HTML escaping, invalid
 // UTF-8 rejected, nil slices as []), it already pools its encoders, decoders
-// and buffers internally, so a wrapper would save it nothing, and the module
-// requires Go 1.26 while poolkit supports Go 1.24. Programs built with
-// GOEXPERIMENT=jsonv2 get the v2 engine under encoding/json, and so under
-// jsonpool, with v1 behaviour kept. See the README for the measurements.
+// and buffers internally, so a wrapper would save it nothing. Where
+// encoding/json runs on its v2 engine (the default from Go 1.27, or
+// GOEXPERIMENT=jsonv2 on Go 1.26), jsonpool does too, with v1 behaviour
+// kept. See the README for the measurements.
 package jsonpool
 
 import (
@@ -151,7 +153,8 @@ type encoder struct {
 }
 
 // sink is the io.Writer a pooled json.Encoder writes to. With w set it
-// forwards the one Write of each Encode to w; otherwise it appends to dst.
+// forwards the one Write of each Encode to w; otherwise it appends to dst,
+// all but the last byte written if trim is set.
 type sink struct {
 	w         io.Writer
 	dst       []byte
@@ -159,6 +162,12 @@ type sink struct {
 	indenting bool // the encoder indents into a buffer of its own
 	failed    bool // w.Write returned an error, which json.Encoder keeps
 	large     bool // the encoder indented more than maxIndentRetained bytes
+	// trim holds back the last byte written, json.Encoder's newline once
+	// the value is written, for Marshal: it never reaches dst, not even
+	// dst's spare capacity, which belongs to the caller. held says
+	// whether last holds a byte not yet appended.
+	trim, held bool
+	last       byte
 }
 
 func (s *sink) Write(p []byte) (int, error) {
@@ -173,7 +182,18 @@ func (s *sink) Write(p []byte) (int, error) {
 		}
 		return n, err
 	}
-	s.dst = append(s.dst, p...)
+	if !s.trim {
+		s.dst = append(s.dst, p...)
+		return len(p), nil
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if s.held {
+		s.dst = append(s.dst, s.last)
+	}
+	s.dst = append(s.dst, p[:len(p)-1]...)
+	s.last, s.held = p[len(p)-1], true
 	return len(p), nil
 }
 
@@ -216,7 +236,9 @@ func putEncoder(e *encoder) {
 
 // Marshal appends the JSON encoding of v to dst and returns the extended
 // slice. The bytes appended are those json.Marshal(v) returns. On error dst
-// is returned as it was, and the error is encoding/json's.
+// is returned as it was, and the error is encoding/json's. Nothing of dst's
+// spare capacity beyond the returned length is written, on success or
+// error, so dst may be a sub-slice of a buffer shared with other data.
 //
 // Marshal allocates nothing of its own: when dst has room for the output,
 // the call makes no allocation beyond those encoding/json makes for v's
@@ -238,9 +260,10 @@ func Marshal(dst []byte, v any) ([]byte, error) {
 // writes to w: the JSON encoding of v, HTML-escaped as the Encoder does by
 // default, and a newline. It is Marshal with the newline kept, for a
 // response body built in a buffer. On error dst is returned as it was, and
-// the error is encoding/json's. Structs of numbers, strings, slices,
-// pointers and times take the fast path described under Engine in the
-// package doc, with the same output; other types go through a pooled
+// the error is encoding/json's; like Marshal, it writes nothing of dst's
+// spare capacity beyond the returned length. Structs of numbers, strings,
+// slices, pointers and times take the fast path described under Engine in
+// the package doc, with the same output; other types go through a pooled
 // json.Encoder.
 //
 // Like Marshal, AppendEncode allocates nothing of its own when dst has
@@ -274,12 +297,8 @@ func Encode(w io.Writer, v any) error {
 
 // Marshal is like the package's Marshal, formatted as o says.
 func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
-	out, err := o.AppendEncode(dst, v)
-	if err != nil {
-		return dst, err
-	}
 	// json.Encoder ends every value with a newline; json.Marshal does not.
-	return out[:len(out)-1], nil
+	return o.appendEncode(dst, v, false)
 }
 
 // encodeFast encodes v with the fast path (fastencode.go) into e.buf,
@@ -301,24 +320,36 @@ func (e *encoder) encodeFast(o Options, v any) bool {
 
 // AppendEncode is like the package's AppendEncode, formatted as o says.
 func (o Options) AppendEncode(dst []byte, v any) ([]byte, error) {
+	return o.appendEncode(dst, v, true)
+}
+
+// appendEncode appends what json.Encoder writes for v to dst, its final
+// newline only if newline is set: nothing else of dst is written, its
+// spare capacity included.
+func (o Options) appendEncode(dst []byte, v any, newline bool) ([]byte, error) {
 	e := getEncoder(o)
 	if e.encodeFast(o, v) {
 		// Encoded into e's buffer and copied, rather than appended to dst
 		// directly, so that v's strings and slices may lie in dst's spare
 		// capacity, as Marshal's doc allows.
-		dst = append(dst, e.buf...)
+		out := e.buf
+		if !newline {
+			out = out[:len(out)-1]
+		}
+		dst = append(dst, out...)
 		putEncoder(e)
 		return dst, nil
 	}
-	return e.appendEncodeJSON(dst, v)
+	return e.appendEncodeJSON(dst, v, newline)
 }
 
-// appendEncodeJSON is AppendEncode through e's json.Encoder, which it puts
-// back in the pool.
-func (e *encoder) appendEncodeJSON(dst []byte, v any) ([]byte, error) {
+// appendEncodeJSON is appendEncode through e's json.Encoder, which it
+// puts back in the pool.
+func (e *encoder) appendEncodeJSON(dst []byte, v any, newline bool) ([]byte, error) {
 	e.sink.dst = dst
+	e.sink.trim = !newline
 	err := e.enc.Encode(v)
-	out := e.sink.dst
+	out := e.sink.dst // with trim, all but the newline that ends every value
 	putEncoder(e)
 	if err != nil {
 		return dst, err

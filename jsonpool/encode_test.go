@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -175,16 +174,16 @@ func TestMarshalErrors(t *testing.T) {
 			}
 			dst := []byte("kept")
 			got, err := jsonpool.Marshal(dst, v)
-			if !reflect.DeepEqual(err, want) {
-				t.Errorf("Marshal error = %#v, want json.Marshal's %#v", err, want)
+			if !sameErr(err, want) {
+				t.Errorf("Marshal error = %T %v, want json.Marshal's %T %v", err, err, want, want)
 			}
 			if string(got) != "kept" || len(got) != 4 {
 				t.Errorf("Marshal returned dst %q, want it unchanged", got)
 			}
 			w := &countingWriter{}
 			err = jsonpool.Encode(w, v)
-			if !reflect.DeepEqual(err, want) {
-				t.Errorf("Encode error = %#v, want %#v", err, want)
+			if !sameErr(err, want) {
+				t.Errorf("Encode error = %T %v, want %T %v", err, err, want, want)
 			}
 			if w.writes != 0 {
 				t.Errorf("Encode made %d writes for a value it cannot encode, want 0", w.writes)

@@ -400,7 +400,11 @@ type sliceHeader struct {
 // reflect.MakeSlice's slices of capacity 0 point at the runtime's own.
 var emptyArray [0]uint64
 
-// value decodes the value at d.i into the value of p's type at ptr.
+// value decodes the value at d.i into the value of p's type at ptr. Every
+// store through ptr is of that type, as p.kind (and p.bits) say, so it
+// lies within the value; the fields and elements below it are reached at
+// their offsets in reflect's layout of the type, and a slice's elements
+// only below its capacity (see array).
 func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 	if depth > maxFastDepth {
 		return false

@@ -435,9 +435,6 @@ func TestFastDecodeAllocs(t *testing.T) {
 		if got != float64(want) {
 			t.Errorf("n=%d: UnmarshalReuse allocates %v times, want %d (its strings)", n, got, want)
 		}
-		if jsonV2Experiment {
-			continue // json.Unmarshal's own counts below are v1's
-		}
 		p := jsonpool.NewPool[fdOrder]()
 		gotU := testing.AllocsPerRun(50, func() {
 			r, err := jsonpool.Unmarshal(p, data)

@@ -462,8 +462,18 @@ func encPlainFields(fields []encField) []encPlainField {
 
 // encRoom is the spare capacity encPlainStruct makes before each field:
 // enough for a key written as three words and, after the longest such
-// key, any integer (20 bytes at most).
+// key, any integer (encMaxInt bytes). A longer key makes room for itself
+// and an integer (encAppendLongKey).
 const encRoom = 48
+
+// encMaxInt is the longest decimal text of an int64: a sign and 19
+// digits.
+const encMaxInt = 20
+
+// The room encRoom leaves after a key written as words must hold any
+// integer: if it did not, this constant would overflow uint, and the
+// package would not compile.
+const _ = uint(encRoom - encKeyWords - encMaxInt)
 
 // encPlainStruct writes the struct at p, of fields, with the closing
 // brace. It writes keys as whole words, which may write bytes of b's
@@ -476,8 +486,8 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 			b = encGrow(b, encRoom)
 		}
 		if k := len(f.pre); k <= encKeyWords {
-			// Within b's spare capacity (encRoom bytes at least), which
-			// is not checked again.
+			// The three words are within b's spare capacity: encRoom >=
+			// encKeyWords bytes, made just above.
 			n := len(b)
 			w := (*[encKeyWords]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
 			binary.LittleEndian.PutUint64(w[0:8], f.words[0])
@@ -485,17 +495,23 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 			binary.LittleEndian.PutUint64(w[16:24], f.words[2])
 			b = b[:n+k]
 		} else {
-			b = append(b, f.pre...)
+			b = encAppendLongKey(b, f.pre)
 		}
+		// Here b has encMaxInt bytes of spare capacity at least: after a
+		// key of encKeyWords bytes or fewer, encRoom-encKeyWords >=
+		// encMaxInt (checked when compiling, next to encMaxInt) of the
+		// room made before it; after a longer key, made by
+		// encAppendLongKey.
 		fp := unsafe.Add(p, f.off)
 		switch f.kind {
 		case encKindString:
 			b = encAppendString(b, *(*string)(fp), html)
 		case encKindInt64, encKindInt:
 			// Written here, not by a call (which would cost the loop's
-			// state reloaded after it), into the room left after the
-			// key: encRoom-encKeyWords = 24 bytes at least, where an
-			// integer takes 20 at most (a sign and 19 digits).
+			// state reloaded after it), in place, into the encMaxInt
+			// bytes of spare capacity the key left (see above): the
+			// sign and the digits are stored in b[n:n+encMaxInt] at
+			// most.
 			var v int64
 			if f.kind == encKindInt64 {
 				v = *(*int64)(fp)
@@ -538,6 +554,15 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 		}
 	}
 	return append(b, '}'), true
+}
+
+// encAppendLongKey appends pre, a key longer than encKeyWords bytes, to b,
+// with encMaxInt bytes of spare capacity after it at least.
+func encAppendLongKey(b []byte, pre string) []byte {
+	if cap(b)-len(b) < len(pre)+encMaxInt {
+		b = encGrow(b, len(pre)+encMaxInt)
+	}
+	return append(b, pre...)
 }
 
 // encFields appends fields of the struct at p, each after a comma unless

@@ -11,7 +11,7 @@ func FastEncodes(v any, html bool) ([]byte, bool) {
 // AppendEncodeJSON is o.AppendEncode without the fast path: what
 // AppendEncode did before it, for benchmarks to compare.
 func AppendEncodeJSON(o Options, dst []byte, v any) ([]byte, error) {
-	return getEncoder(o).appendEncodeJSON(dst, v)
+	return getEncoder(o).appendEncodeJSON(dst, v, true)
 }
 
 // FastEncodesWith is FastEncodes with o's settings, indentation included,
@@ -21,4 +21,10 @@ func FastEncodesWith(o Options, v any) ([]byte, bool) {
 	defer putEncoder(e)
 	ok := e.encodeFast(o, v)
 	return append([]byte(nil), e.buf...), ok
+}
+
+// FastAppend is FastEncodes appending to dst, whose spare capacity it may
+// write, as the encoder's own buffer, but nothing past it.
+func FastAppend(dst []byte, v any, html bool) ([]byte, bool) {
+	return encAppendFast(dst, v, html)
 }

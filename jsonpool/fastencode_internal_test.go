@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -399,6 +400,47 @@ func TestEncPlainStructKeys(t *testing.T) {
 			for i, c := range backing[3+spare:] {
 				if c != 0xAA {
 					t.Fatalf("%T with %d spare bytes: byte %d past the buffer's capacity written", v, spare, i)
+				}
+			}
+		}
+	}
+}
+
+// TestEncPlainStructLongKeyInteger holds an int or int64 field after a key
+// of every length from 1 to 120 bytes, first or after another field, at
+// the extremes of its range, to encoding/json, in a buffer of any spare
+// capacity with a canary past it: the integer is written in place, in
+// room that a long key must not have used up.
+func TestEncPlainStructLongKeyInteger(t *testing.T) {
+	for _, it := range []reflect.Type{reflect.TypeFor[int64](), reflect.TypeFor[int]()} {
+		for n := 1; n <= 120; n++ {
+			name := strings.Repeat("k", n)
+			for _, first := range []bool{true, false} {
+				var fields []reflect.StructField
+				if !first {
+					fields = append(fields, reflect.StructField{Name: "A", Type: reflect.TypeFor[bool](), Tag: `json:"a"`})
+				}
+				fields = append(fields, reflect.StructField{Name: "L", Type: it, Tag: reflect.StructTag(`json:"` + name + `"`)})
+				typ := reflect.StructOf(fields)
+				for _, x := range []int64{math.MinInt64, math.MaxInt64, -1, 0} {
+					v := reflect.New(typ)
+					v.Elem().Field(len(fields) - 1).SetInt(x)
+					want, err := json.Marshal(v.Interface())
+					if err != nil {
+						t.Fatal(err)
+					}
+					for spare := 0; spare <= 64+n; spare++ {
+						backing := bytes.Repeat([]byte{0xAA}, 3+spare+32)
+						got, ok := encAppendFast(backing[:3:3+spare], v.Interface(), true)
+						if !ok || string(got[3:]) != string(want) {
+							t.Fatalf("%v = %d, %d spare bytes: %q, %v; encoding/json writes %q", typ, x, spare, got[3:], ok, want)
+						}
+						for i, c := range backing[3+spare:] {
+							if c != 0xAA {
+								t.Fatalf("%v = %d, %d spare bytes: byte %d past the buffer's capacity written", typ, x, spare, i)
+							}
+						}
+					}
 				}
 			}
 		}

@@ -22,7 +22,7 @@ func FuzzUnmarshal(f *testing.F) {
 		var want record
 		wantErr := json.Unmarshal(data, &want)
 		got, err := jsonpool.Unmarshal(p, data)
-		if !reflect.DeepEqual(err, wantErr) {
+		if !sameErr(err, wantErr) {
 			t.Fatalf("Unmarshal(%q) error = %v, want %v", data, err, wantErr)
 		}
 		if err != nil {
@@ -50,7 +50,7 @@ func FuzzUnmarshalReuse(f *testing.F) {
 		var want record
 		wantErr := json.Unmarshal(data, &want)
 		err := jsonpool.UnmarshalReuse(&v, data)
-		if !reflect.DeepEqual(err, wantErr) {
+		if !sameErr(err, wantErr) {
 			t.Fatalf("UnmarshalReuse(%q) error = %v, want %v", data, err, wantErr)
 		}
 		if err != nil {

@@ -118,7 +118,7 @@ func checkOnePass(t *testing.T, pool *pool.Pool[*opDoc], data []byte) {
 	v := dirtyOpDoc()
 	before := opShape(v)
 	err := jsonpool.UnmarshalReuse(v, data)
-	if !reflect.DeepEqual(err, wantErr) {
+	if !sameErr(err, wantErr) {
 		t.Fatalf("UnmarshalReuse(%q) error = %v, want %v", data, err, wantErr)
 	}
 	switch {
@@ -141,7 +141,7 @@ func checkOnePass(t *testing.T, pool *pool.Pool[*opDoc], data []byte) {
 	}
 
 	got, err := jsonpool.Unmarshal(pool, data)
-	if !reflect.DeepEqual(err, wantErr) {
+	if !sameErr(err, wantErr) {
 		t.Fatalf("Unmarshal(%q) error = %v, want %v", data, err, wantErr)
 	}
 	if err == nil {
@@ -224,7 +224,7 @@ func TestIntegersAsEncodingJSON(t *testing.T) {
 				if wantErr != nil {
 					want = opInts{} // UnmarshalReuse clears v on error
 				}
-				if !reflect.DeepEqual(err, wantErr) || v != want {
+				if !sameErr(err, wantErr) || v != want {
 					t.Fatalf("UnmarshalReuse(%s) = %+v, %v; want %+v, %v", doc, v, err, want, wantErr)
 				}
 			}

@@ -77,7 +77,7 @@ func TestUnmarshalJSONCallsMatchEncodingJSON(t *testing.T) {
 				if unmarshalJSONCalls != wantCalls {
 					t.Errorf("%s(%q) called UnmarshalJSON %d times, json.Unmarshal %d", decode.name, in, unmarshalJSONCalls, wantCalls)
 				}
-				if !reflect.DeepEqual(err, wantErr) {
+				if !sameErr(err, wantErr) {
 					t.Errorf("%s(%q) error = %v, want json.Unmarshal's %v", decode.name, in, err, wantErr)
 				}
 				if err == nil {
@@ -147,10 +147,10 @@ func TestLargeDocumentWithTrailingGarbageDecodesNothing(t *testing.T) {
 	}
 	p := jsonpool.NewPool[countedDoc]()
 	unmarshalJSONCalls = 0
-	if _, err := jsonpool.Unmarshal(p, data); !reflect.DeepEqual(err, wantErr) {
+	if _, err := jsonpool.Unmarshal(p, data); !sameErr(err, wantErr) {
 		t.Fatalf("Unmarshal error = %v, want %v", err, wantErr)
 	}
-	if _, err := jsonpool.Decode(p, bytes.NewReader(data)); !reflect.DeepEqual(err, wantErr) {
+	if _, err := jsonpool.Decode(p, bytes.NewReader(data)); !sameErr(err, wantErr) {
 		t.Fatalf("Decode error = %v, want %v", err, wantErr)
 	}
 	if unmarshalJSONCalls != 2*wantCalls {
