@@ -12,7 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
-	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/httpcompress"
 	"github.com/poolkit/poolkit/jsonpool"
 	"github.com/poolkit/poolkit/logfmt"
 	"github.com/poolkit/poolkit/pool"
@@ -321,7 +321,7 @@ func (h *orderHandler) write(w http.ResponseWriter, s *scratch, status int, v an
 }
 
 // Example_handler serves orders from one pooled scratch value per request,
-// behind the access log and gzip middleware as the README composes them.
+// behind the access log and gzip middleware as a service composes them.
 func Example_handler() {
 	// A stand-in for the database: it records each query's text. It keeps
 	// the text after the request, so it copies it out of the packet, which
@@ -339,7 +339,7 @@ func Example_handler() {
 	}
 
 	var log bytes.Buffer
-	srv := logfmt.AccessLog(gzpool.Handler(&orderHandler{exec: exec}), &log)
+	srv := logfmt.AccessLog(httpcompress.Handler(&orderHandler{exec: exec}), &log)
 
 	for _, tc := range []struct{ body, accept string }{
 		{`{"customer":"ann","email":"ann@example.com","items":[{"sku":"A-1","qty":2,"price":9.5},{"sku":"B-7","qty":1,"price":20}]}`, ""},

@@ -13,7 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/poolkit/poolkit/gzpool"
+	"github.com/klauspost/compress/zstd"
+	"github.com/poolkit/poolkit/httpcompress"
 	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/logfmt"
 )
@@ -93,17 +94,17 @@ func countStrings(t *testing.T, doc []byte) int {
 	return count(v)
 }
 
-// headerSlab is how many responses share one allocation of gzpool.Handler:
+// headerSlab is how many responses share one allocation of httpcompress.Handler:
 // their Vary and Content-Encoding values, which each response's header map
 // keeps after the request, so they are cut from a slab that is never
 // reused rather than pooled.
 const headerSlab = 64
 
 // TestRecipeAllocatesOnlyTheStrings is the check of the recipe: one request
-// through logfmt.AccessLog(gzpool.Handler(h), out), as the README composes
+// through logfmt.AccessLog(httpcompress.Handler(h), out), as a service composes
 // them, with the request reused and its body reader reset, allocates
 // exactly the decoded request's own strings, compressed or not, but for
-// one allocation every 64 responses in gzpool.Handler.
+// one allocation every 64 responses in httpcompress.Handler.
 func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 	exec := func(packet []byte) (int64, error) {
 		if len(packet) < 5 || packet[4] != comQuery || int(packet[0])|int(packet[1])<<8|int(packet[2])<<16 != len(packet)-4 {
@@ -111,19 +112,21 @@ func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 		}
 		return 7, nil
 	}
-	srv := logfmt.AccessLog(gzpool.Handler(&orderHandler{exec: exec}), io.Discard)
+	srv := logfmt.AccessLog(httpcompress.Handler(&orderHandler{exec: exec}), io.Discard)
 
 	for _, c := range []struct {
-		name           string
-		items, pad     int
-		accept         string
-		wantCompressed bool
+		name       string
+		items, pad int
+		accept     string
+		wantCoding string // the Content-Encoding answered, "" for none
 	}{
-		{"1 item", 1, 0, "", false},
-		{"1 item, gzip accepted, too small to compress", 1, 0, "gzip", false},
-		{"40 items", 40, 0, "", false},
-		{"40 items, gzip", 40, 0, "gzip", true},
-		{"200 items of 100-byte SKUs, gzip", 200, 100, "gzip, deflate", true},
+		{"1 item", 1, 0, "", ""},
+		{"1 item, gzip accepted, too small to compress", 1, 0, "gzip", ""},
+		{"40 items", 40, 0, "", ""},
+		{"40 items, gzip", 40, 0, "gzip", "gzip"},
+		{"40 items, a browser's Accept-Encoding", 40, 0, "gzip, deflate, br, zstd", "zstd"},
+		{"200 items of 100-byte SKUs, gzip", 200, 100, "gzip, deflate", "gzip"},
+		{"200 items of 100-byte SKUs, zstd", 200, 100, "zstd", "zstd"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc, strs := orderDoc(t, c.items, c.pad)
@@ -140,7 +143,8 @@ func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 			}
 
 			// The response, checked once against an independent reading:
-			// the recorder's, gunzipped with compress/gzip.
+			// the recorder's, decoded with compress/gzip or klauspost's
+			// zstd decoder.
 			rec := httptest.NewRecorder()
 			body.Reset(doc)
 			srv.ServeHTTP(rec, req)
@@ -148,15 +152,26 @@ func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 				t.Fatalf("status %d, body %q", rec.Code, rec.Body)
 			}
 			out := rec.Body.Bytes()
-			if got := rec.Header().Get("Content-Encoding") == "gzip"; got != c.wantCompressed {
-				t.Fatalf("compressed %v, want %v", got, c.wantCompressed)
+			if got := rec.Header().Get("Content-Encoding"); got != c.wantCoding {
+				t.Fatalf("Content-Encoding %q, want %q", got, c.wantCoding)
 			}
-			if c.wantCompressed {
+			switch c.wantCoding {
+			case "gzip":
 				zr, err := gzip.NewReader(bytes.NewReader(out))
 				if err != nil {
 					t.Fatal(err)
 				}
 				if out, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+			case "zstd":
+				zr, err := zstd.NewReader(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err = zr.DecodeAll(out, nil)
+				zr.Close()
+				if err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -169,14 +184,14 @@ func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 			}
 
 			// Warm the pools: scratch capacities, jsonpool's encoders,
-			// gzpool's writers, the access log's line buffers.
+			// httpcompress's writers, the access log's line buffers.
 			for range 100 {
 				serve()
 			}
 			if !pooltest.WantAllocsAmortized(t, float64(strs), headerSlab, serve) {
-				t.Logf("%d items: want %d allocations, one per string of the request, and gzpool.Handler's slab of header values every %d responses", c.items, strs, headerSlab)
+				t.Logf("%d items: want %d allocations, one per string of the request, and httpcompress.Handler's slab of header values every %d responses", c.items, strs, headerSlab)
 			}
-			if w.status != http.StatusCreated || (w.header.Get("Content-Encoding") == "gzip") != c.wantCompressed {
+			if w.status != http.StatusCreated || w.header.Get("Content-Encoding") != c.wantCoding {
 				t.Fatalf("last measured request: status %d, header %v", w.status, w.header)
 			}
 		})
@@ -185,10 +200,10 @@ func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 
 // TestRecipeInvalidAllocatesOnlyTheStrings checks the error path: a
 // request refused by validation, answered 400 through the same scratch
-// value, allocates its decoded strings, and gzpool.Handler's slab of
+// value, allocates its decoded strings, and httpcompress.Handler's slab of
 // header values every 64 responses, nothing else, either.
 func TestRecipeInvalidAllocatesOnlyTheStrings(t *testing.T) {
-	srv := logfmt.AccessLog(gzpool.Handler(&orderHandler{exec: func([]byte) (int64, error) {
+	srv := logfmt.AccessLog(httpcompress.Handler(&orderHandler{exec: func([]byte) (int64, error) {
 		return 0, fmt.Errorf("exec called for an invalid order")
 	}}), io.Discard)
 	doc := []byte(`{"customer":"ann","email":"no address","items":[{"sku":"A-1","qty":0,"price":1}]}`)
@@ -210,7 +225,7 @@ func TestRecipeInvalidAllocatesOnlyTheStrings(t *testing.T) {
 		serve()
 	}
 	if !pooltest.WantAllocsAmortized(t, float64(strs), headerSlab, serve) {
-		t.Logf("want %d allocations, one per string of the request, and gzpool.Handler's slab of header values every %d responses", strs, headerSlab)
+		t.Logf("want %d allocations, one per string of the request, and httpcompress.Handler's slab of header values every %d responses", strs, headerSlab)
 	}
 }
 
@@ -222,7 +237,7 @@ func TestRecipeInvalidAllocatesOnlyTheStrings(t *testing.T) {
 func TestRecipeConcurrent(t *testing.T) {
 	var logMu sync.Mutex
 	var log bytes.Buffer
-	srv := logfmt.AccessLog(gzpool.Handler(&orderHandler{exec: func(packet []byte) (int64, error) {
+	srv := logfmt.AccessLog(httpcompress.Handler(&orderHandler{exec: func(packet []byte) (int64, error) {
 		return int64(len(packet)), nil
 	}}), lockedWriter{&logMu, &log})
 
@@ -320,7 +335,7 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // TestRecipeRefuses sends what a hostile client would: each request is
 // refused with its status and a JSON error, and reaches no database.
 func TestRecipeRefuses(t *testing.T) {
-	srv := logfmt.AccessLog(gzpool.Handler(&orderHandler{exec: func([]byte) (int64, error) {
+	srv := logfmt.AccessLog(httpcompress.Handler(&orderHandler{exec: func([]byte) (int64, error) {
 		t.Error("exec called for a refused request")
 		return 0, nil
 	}}), io.Discard)
