@@ -33,7 +33,8 @@
 // user's New, on the Go heap, so a read after Put is not caught. Values
 // are identified for the double-Put check by their pointer, a slice by
 // its backing array, a struct by its first slice field; numbers, strings,
-// functions and interfaces are not. See the README's "Checked mode".
+// functions and interfaces are not. The root package doc, "Checked mode",
+// says what the tag catches and what it cannot.
 package pool
 
 import (

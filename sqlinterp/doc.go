@@ -109,5 +109,5 @@
 // server in both escape modes, and check this package's reading of
 // thousands of random queries per run, full of quotes, comments and
 // executable comments, against the server's: no value may run as SQL, end
-// its literal or land in a comment (see README for how to run them).
+// its literal or land in a comment (CONTRIBUTING.md says how to run them).
 package sqlinterp
