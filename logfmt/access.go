@@ -39,12 +39,12 @@ import (
 // writer underneath. Like any ResponseWriter, it must not be used after
 // h.ServeHTTP returns: it goes back to a pool then.
 //
-// # With gzpool.Handler
+// # With httpcompress.Handler
 //
 // The byte count is that of the writer AccessLog wraps. Outermost,
-// AccessLog(gzpool.Handler(h)) counts the compressed bytes sent on the
+// AccessLog(httpcompress.Handler(h)) counts the compressed bytes sent on the
 // wire, and h can still reach AccessLine through the gzip writer's Unwrap;
-// innermost, gzpool.Handler(AccessLog(h)) counts the uncompressed body h
+// innermost, httpcompress.Handler(AccessLog(h)) counts the uncompressed body h
 // wrote. The duration of the outer order includes the compression. Put
 // AccessLog outside to log what the client received.
 //
@@ -60,7 +60,7 @@ func AccessLog(h http.Handler, out io.Writer) http.Handler {
 // serves, for a handler to add its own pairs to (user=ann, rows=12): they
 // are written after AccessLog's own. It finds it through w itself or
 // through the Unwrap methods of writers wrapped around it, such as
-// gzpool.Handler's. It returns nil when w does not come from AccessLog.
+// httpcompress.Handler's. It returns nil when w does not come from AccessLog.
 //
 // The line belongs to AccessLog: use it only until the handler returns,
 // from the handler's goroutine, and do not call End or Discard on it.

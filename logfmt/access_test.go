@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/httpcompress"
 )
 
 // syncBuffer is a bytes.Buffer safe for the test to read while servers
@@ -386,9 +386,9 @@ type countWriter struct{ lines int }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.lines++; return len(p), nil }
 
-// The doc's promise about gzpool.Handler: outside it AccessLog counts the
+// The doc's promise about httpcompress.Handler: outside it AccessLog counts the
 // compressed bytes, inside it the uncompressed ones, and AccessLine works
-// through gzpool's writer.
+// through httpcompress's writer.
 func TestAccessLogWithGzpool(t *testing.T) {
 	body := strings.Repeat("compressible text ", 1000)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -402,9 +402,9 @@ func TestAccessLogWithGzpool(t *testing.T) {
 		var out bytes.Buffer
 		var srv http.Handler
 		if outer {
-			srv = AccessLog(gzpool.Handler(h), &out)
+			srv = AccessLog(httpcompress.Handler(h), &out)
 		} else {
-			srv = gzpool.Handler(AccessLog(h, &out))
+			srv = httpcompress.Handler(AccessLog(h, &out))
 		}
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("GET", "/big", nil)

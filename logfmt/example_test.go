@@ -68,8 +68,8 @@ func ExampleAccessLog() {
 		w.WriteHeader(http.StatusCreated)
 		io.WriteString(w, `{"id":42}`)
 	})
-	// Put AccessLog outside gzpool.Handler to count the bytes sent:
-	// logfmt.AccessLog(gzpool.Handler(api), os.Stderr).
+	// Put AccessLog outside httpcompress.Handler to count the bytes sent:
+	// logfmt.AccessLog(httpcompress.Handler(api), os.Stderr).
 	h := logfmt.AccessLog(api, withoutClock{os.Stdout})
 
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/orders", nil))

@@ -201,7 +201,7 @@ hand-written gzip middleware (cmd/poolkit/testdata/corpus/jsonapi.pb.gz):
 	    allocs/s      bytes/s  samples  site: first frame in your code (ranked by bytes)
 	       7,529  421.3 MiB/s   32,246  main.(*gzipWriter).Write  example.com/jsonapi/main.go:40 (and 38)
 	                                    allocated in compress/flate.NewWriter (also compress/flate.(*compressor).initDeflate, compress/flate.newHuffmanBitWriter, compress/flate.newHuffmanEncoder, …)
-	                                    advice: gzpool: a gzip/flate writer is made per call (about 1 MB of state); gzpool.AppendCompress, gzpool.NewWriter or the gzpool.Handler middleware reuse pooled writers
+	                                    advice: gzpool: a gzip/flate writer is made per call (about 1 MB of state); gzpool.AppendCompress, gzpool.NewWriter or the httpcompress.Handler middleware reuse pooled writers
 	...
 
 -format json gives the same report as one object: the source, whether the

@@ -493,11 +493,11 @@ func adviceFor(f finding, query bool, site *Site) Advice {
 	case ruleGzipWriter:
 		if f.in != "" {
 			return Advice{Package: "gzpool", Text: "gzpool: a gzip/flate writer is made per call inside " + f.in + how +
-				"; a dependency makes it, so replace that writer or middleware: gzpool.Handler compresses responses " +
+				"; a dependency makes it, so replace that writer or middleware: httpcompress.Handler compresses responses " +
 				"with pooled writers, gzpool.NewWriter returns one"}
 		}
 		return Advice{Package: "gzpool", Text: "gzpool: a gzip/flate writer is made per call (about 1 MB of state)" + how +
-			"; gzpool.AppendCompress, gzpool.NewWriter or the gzpool.Handler middleware reuse pooled writers"}
+			"; gzpool.AppendCompress, gzpool.NewWriter or the httpcompress.Handler middleware reuse pooled writers"}
 	case ruleGzipReader:
 		if f.in != "" {
 			return Advice{Package: "gzpool", Text: "gzpool: a gzip/flate reader is made per call inside " + f.in + how +
