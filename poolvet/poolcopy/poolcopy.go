@@ -17,7 +17,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "poolcopy",
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/poolcopy",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
 	Run:      run,
 }
 
@@ -162,7 +162,7 @@ func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 
 // fresh reports whether e makes a new value rather than naming an existing
 // one: a composite literal, a call, or the dereference of new(T) or of a
-// call of a function of the package that returns only &T{...} or new(T).
+// call of a function (of any package) that returns only &T{...} or new(T).
 // Unlike copylocks, *f() of any other function (e := *Default()) is not
 // fresh: it may well return a pool in use.
 func fresh(pass *analysis.Pass, e ast.Expr) bool {
@@ -177,8 +177,9 @@ func fresh(pass *analysis.Pass, e ast.Expr) bool {
 	return false
 }
 
-// freshPointer reports whether call is new(T), or a call of a function of
-// the package whose every return is &T{...} or new(T).
+// freshPointer reports whether call is new(T), or a call of a function
+// whose every return is &T{...} or new(T): one of this package, or one of
+// another package known by poolcall's FreshFact.
 func freshPointer(pass *analysis.Pass, call *ast.CallExpr) bool {
 	info := pass.TypesInfo
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
@@ -187,6 +188,9 @@ func freshPointer(pass *analysis.Pass, call *ast.CallExpr) bool {
 		}
 	}
 	fn := typeutil.StaticCallee(info, call)
+	if pc, _ := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info); pc != nil && pc.Fresh(fn) {
+		return true // a constructor, of this package or another
+	}
 	if fn == nil || fn.Pkg() != pass.Pkg {
 		return false
 	}

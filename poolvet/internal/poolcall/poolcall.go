@@ -186,6 +186,8 @@ type Info struct {
 	New map[types.Object]*NewInfo
 	// Wrappers maps the wrapper functions declared in this package.
 	Wrappers map[*types.Func]*Wrapper
+
+	fresh map[*types.Func]bool // see Fresh
 }
 
 // WrapperFact is exported for each wrapper function, so that calls from
@@ -214,7 +216,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Info)(nil)),
-	FactTypes:  []analysis.Fact{new(WrapperFact)},
+	FactTypes:  []analysis.Fact{new(WrapperFact), new(FreshFact)},
 }
 
 type state struct {
@@ -228,6 +230,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ByCall:   map[*ast.CallExpr]*Call{},
 		New:      map[types.Object]*NewInfo{},
 		Wrappers: map[*types.Func]*Wrapper{},
+		fresh:    map[*types.Func]bool{},
 	}
 	if !relevant(pass) {
 		return info, nil
@@ -258,6 +261,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn, w := range info.Wrappers {
 		st.exportFact(fn, w)
 	}
+	st.collectFresh(decls)
 
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		if c := st.classify(n.(*ast.CallExpr)); c != nil {
