@@ -64,7 +64,11 @@
 // the value goes back. Comparing addresses (got == b), len and cap, and
 // t.Fatalf arguments after Put are not uses. Assigning the variable a new
 // value ends the check, also in the init statement of an if, switch or for
-// (if b = pool.Get(); ...).
+// (if b = pool.Get(); ...); inside a branch or loop body it ends it there,
+// and after the branch only if every way through it assigns the variable
+// (the value may still be the one put back). Comparing the variable with
+// the result of a later Get (again := get(); if again != s { t.Skip() })
+// ends the check too: the code is testing that the pool handed it back.
 //
 // Suggested fixes copy the slice out with append([]byte(nil), ...) (for
 // slices of a basic type): at the return for a deferred Put, at the

@@ -3,6 +3,7 @@ package useafterput
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -170,14 +171,14 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 			live[v] = true
 		} // else it aliases memory the pool no longer holds
 	}
-	sc := &afterScan{info: info, x: x, live: live}
+	sc := &afterScan{info: info, pc: put.pc, x: x, live: live, regot: map[types.Object]bool{}}
 	for _, s := range list[i+1:] {
 		sc.scan(s)
 		if sc.found != nil {
 			reportUse(pass, put, al, sc.found)
 			return
 		}
-		if sc.stop || !live[x] {
+		if sc.stop || !sc.live[x] {
 			return
 		}
 	}
@@ -187,55 +188,155 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 // after a Put.
 type afterScan struct {
 	info  *types.Info
+	pc    *poolcall.Info
 	x     *types.Var
 	live  map[types.Object]bool // x and its aliases, until reassigned
 	found *ast.Ident            // the first use
-	stop  bool                  // x was reassigned: the check is over
+	stop  bool                  // the check is over: x was reassigned, or taken back
+	// regot holds the variables assigned a Get after the Put: comparing
+	// one with x (again != s) tests whether the pool handed x back.
+	regot map[types.Object]bool
 }
 
 // scan looks at one statement: an assignment kills the live variables it
 // assigns (after its right-hand side is checked), and the init statement
 // of an if, switch or for runs first, so "if v = p.Get(); v != nil" starts
-// over with a fresh v. Anything else is checked whole.
+// over with a fresh v. The branches of an if, switch or select, and the
+// body of a loop, are scanned each from the state before them; a variable
+// is live after them when it is live at the end of any of them (or they
+// may all be skipped). Anything else is checked whole.
 func (sc *afterScan) scan(n ast.Node) {
 	if sc.found != nil || sc.stop || n == nil {
 		return
 	}
-	var init ast.Stmt
-	var rest []ast.Node
 	switch n := n.(type) {
 	case *ast.AssignStmt:
 		sc.assign(n)
-		return
+	case *ast.BlockStmt:
+		sc.list(n.List)
+	case *ast.LabeledStmt:
+		sc.scan(n.Stmt)
 	case *ast.IfStmt:
-		init, rest = n.Init, []ast.Node{n.Cond, n.Body, n.Else}
+		sc.scan(n.Init)
+		sc.check(n.Cond)
+		if sc.retaken(n.Cond) {
+			sc.stop = true
+		}
+		sc.branches(n.Else == nil, n.Body, n.Else)
 	case *ast.SwitchStmt:
-		init, rest = n.Init, []ast.Node{n.Tag, n.Body}
+		sc.scan(n.Init)
+		sc.check(n.Tag)
+		sc.clauses(n.Body)
 	case *ast.TypeSwitchStmt:
-		init, rest = n.Init, []ast.Node{n.Assign, n.Body}
+		sc.scan(n.Init)
+		sc.check(n.Assign)
+		sc.clauses(n.Body)
+	case *ast.SelectStmt:
+		sc.clauses(n.Body)
 	case *ast.ForStmt:
-		init, rest = n.Init, []ast.Node{n.Cond, n.Post, n.Body}
+		sc.scan(n.Init)
+		sc.check(n.Cond)
+		sc.branches(true, n.Body, n.Post)
+	case *ast.RangeStmt:
+		sc.check(n.X)
+		sc.branches(true, n.Body)
 	default:
-		sc.found = firstUse(sc.info, n, sc.live)
-		return
-	}
-	if init != nil {
-		sc.scan(init)
-	}
-	for _, r := range rest {
-		if sc.found != nil || sc.stop {
-			return
-		}
-		// Absent parts are nil interfaces (Cond, Else, Post); the
-		// bodies, pointers, are always there.
-		if r != nil {
-			sc.found = firstUse(sc.info, r, sc.live)
-		}
+		sc.check(n)
 	}
 }
 
+// check looks for a use anywhere in n.
+func (sc *afterScan) check(n ast.Node) {
+	if sc.found == nil && !sc.stop && n != nil {
+		sc.found = firstUse(sc.info, n, sc.live)
+	}
+}
+
+func (sc *afterScan) list(list []ast.Stmt) {
+	for _, s := range list {
+		sc.scan(s)
+	}
+}
+
+// branches scans the alternatives ns (nil ones are empty: an absent else),
+// each from the current state, and leaves the union of their live sets;
+// skippable adds the state before them as one more alternative (an if
+// without else, a loop run zero times).
+func (sc *afterScan) branches(skippable bool, ns ...ast.Node) {
+	before := maps.Clone(sc.live)
+	out := map[types.Object]bool{}
+	if skippable {
+		maps.Copy(out, before)
+	}
+	var alts []ast.Node
+	for _, n := range ns {
+		if n != nil {
+			alts = append(alts, n)
+		}
+	}
+	for i, n := range alts {
+		if i > 0 {
+			sc.live = maps.Clone(before)
+		}
+		sc.scan(n)
+		if sc.found != nil || sc.stop {
+			return
+		}
+		maps.Copy(out, sc.live)
+	}
+	sc.live = out
+}
+
+// clauses scans the case or comm clauses of a switch or select body as
+// alternatives.
+func (sc *afterScan) clauses(body *ast.BlockStmt) {
+	var alts []ast.Node
+	hasDefault := false
+	for _, c := range body.List {
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			for _, e := range c.List {
+				sc.check(e)
+			}
+			hasDefault = hasDefault || c.List == nil
+			alts = append(alts, &ast.BlockStmt{List: c.Body})
+		case *ast.CommClause:
+			hasDefault = hasDefault || c.Comm == nil
+			alts = append(alts, &ast.BlockStmt{List: append([]ast.Stmt{c.Comm}, c.Body...)})
+		}
+	}
+	sc.branches(!hasDefault, alts...)
+}
+
+// retaken reports whether cond compares a live variable with one assigned
+// a Get after the Put (if again != s { t.Skip() }): the code checks
+// whether the pool handed the value back, and uses it as its own again.
+func (sc *afterScan) retaken(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+			return !found
+		}
+		x, y := sc.varOf(b.X), sc.varOf(b.Y)
+		if (sc.live[x] && sc.regot[y]) || (sc.live[y] && sc.regot[x]) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (sc *afterScan) varOf(e ast.Expr) types.Object {
+	if id, ok := flow.Unconvert(sc.info, e).(*ast.Ident); ok {
+		return sc.info.ObjectOf(id)
+	}
+	return nil
+}
+
 // assign checks the right-hand sides, then the left-hand sides of an
-// assignment: a live variable assigned is dead from here on.
+// assignment: a live variable assigned is dead from here on; a variable
+// assigned a Get is noted in regot.
 func (sc *afterScan) assign(n *ast.AssignStmt) {
 	for _, r := range n.Rhs {
 		if id := firstUse(sc.info, r, sc.live); id != nil {
@@ -243,12 +344,13 @@ func (sc *afterScan) assign(n *ast.AssignStmt) {
 			return
 		}
 	}
-	for _, l := range n.Lhs {
+	for i, l := range n.Lhs {
 		if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-			if obj := sc.info.ObjectOf(id); sc.live[obj] {
-				if obj == sc.x {
-					sc.stop = true
-				}
+			obj := sc.info.ObjectOf(id)
+			if len(n.Rhs) == 1 && (i == 0 || len(n.Lhs) == 1) && sc.isGet(n.Rhs[0]) {
+				sc.regot[obj] = true
+			}
+			if sc.live[obj] {
 				delete(sc.live, obj)
 			}
 			continue
@@ -257,6 +359,21 @@ func (sc *afterScan) assign(n *ast.AssignStmt) {
 			sc.found = id
 			return
 		}
+	}
+}
+
+// isGet reports whether e is a Get (through a type assertion too).
+func (sc *afterScan) isGet(e ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.TypeAssertExpr:
+			e = x.X
+			continue
+		case *ast.CallExpr:
+			c := sc.pc.ByCall[x]
+			return c != nil && c.Op == poolcall.Get
+		}
+		return false
 	}
 }
 
