@@ -3,10 +3,10 @@ package useafterput
 import (
 	_ "embed"
 	"fmt"
-	"maps"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
