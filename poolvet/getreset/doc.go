@@ -16,7 +16,9 @@
 // template Execute and ExecuteTemplate, append to the slice or to a slice
 // field, append(*bp, ...) into another variable, reads of a *bufio.Reader,
 // a function of the package that writes to the value it is given, such as
-// a helper calling fmt.Fprintf on its io.Writer) that no earlier reset
+// a helper calling fmt.Fprintf on its io.Writer, or appending to a field
+// of the struct it is given, counted as a write of that field) that no
+// earlier reset
 // covers (Reset, Truncate(0), clear, *p = (*p)[:0], any assignment to the
 // value or to the field written but the write-back of an append to it, a
 // helper that resets what it is given). It stays quiet when every Put of

@@ -39,7 +39,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	st := &state{pass: pass, pc: pc, ins: ins, covers: map[types.Object]*cover{}, methods: map[*types.Func]methodEffect{}}
 	st.sc = &flow.Scanner{Info: pass.TypesInfo, Assign: st.assignEvent, Call: st.callEvent}
-	st.helpers = map[helperKey]flow.EventKind{}
+	st.helpers = map[helperKey]methodEffect{}
 	st.appendOf = appendTargets(pass.TypesInfo, ins)
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get || c.Pool == nil {
@@ -71,7 +71,7 @@ type state struct {
 	covers  map[types.Object]*cover // memo of poolCover
 	methods map[*types.Func]methodEffect
 	sc      *flow.Scanner
-	helpers map[helperKey]flow.EventKind
+	helpers map[helperKey]methodEffect
 	// appendOf maps a variable assigned append(e, ...) to the variable e
 	// is rooted at: b in b := append(*bp, s...) maps to bp.
 	appendOf map[*types.Var]*types.Var
@@ -409,12 +409,20 @@ func (st *state) helperCall(fn *types.Func, call *ast.CallExpr, x *types.Var, em
 	if param < 0 || call.Ellipsis.IsValid() {
 		return false
 	}
-	kind := st.helperEffect(fn.Origin(), param)
-	switch kind {
+	eff := st.helperEffect(fn.Origin(), param)
+	switch eff.kind {
 	case flow.Escape:
 		return false
 	case flow.Write:
-		emit(flow.Event{Kind: flow.Write, Path: "", Expr: call.Args[param], Pos: call.Pos()})
+		// One event per field path written; the whole value (path "")
+		// can be reset right after Get, a field only by the code.
+		for _, p := range eff.paths {
+			var e ast.Expr
+			if p == "" {
+				e = call.Args[param]
+			}
+			emit(flow.Event{Kind: flow.Write, Path: p, Expr: e, Call: call, Pos: call.Pos()})
+		}
 	case flow.Clear:
 		emit(flow.Event{Kind: flow.Clear, Path: "", Pos: call.Pos()})
 	}
@@ -426,31 +434,43 @@ type helperKey struct {
 	param int
 }
 
-// helperEffect says what the function fn of this package does first to
-// its parameter i: Write, Clear (a reset of the whole value), Escape (it
-// hands it on, or we cannot tell), or 0 (nothing: it only reads it).
-func (st *state) helperEffect(fn *types.Func, i int) flow.EventKind {
+// helperEffect says what the function fn of this package does to its
+// parameter i before anything else that matters: Write, with the field
+// paths it writes ("" for the whole value; seen.c = append(c.seen, x)
+// writes ".seen") that it has not reset itself first; Clear (a reset of
+// the whole value); Escape (it hands it on, or we cannot tell); or 0
+// (nothing: it only reads it).
+func (st *state) helperEffect(fn *types.Func, i int) methodEffect {
 	key := helperKey{fn, i}
-	if k, ok := st.helpers[key]; ok {
-		return k
+	if e, ok := st.helpers[key]; ok {
+		return e
 	}
-	st.helpers[key] = flow.Escape // recursion guard
-	result := flow.Escape
+	st.helpers[key] = methodEffect{kind: flow.Escape} // recursion guard
+	result := methodEffect{kind: flow.Escape}
 	if decl := st.funcDecl(fn); decl != nil && decl.Body != nil {
 		sig := fn.Type().(*types.Signature)
 		if i < sig.Params().Len() && !(sig.Variadic() && i == sig.Params().Len()-1) {
 			p := sig.Params().At(i)
-			result = 0
+			result = methodEffect{}
+			var cleared []string
 			st.sc.Scan(decl.Body, p, func(ev flow.Event) bool {
 				switch ev.Kind {
-				case flow.Write, flow.Escape:
-					result = ev.Kind
+				case flow.Write:
+					if !coveredBy(cleared, ev.Path) {
+						result.kind = flow.Write
+						result.paths = append(result.paths, ev.Path)
+					}
+				case flow.Escape:
+					if result.kind != flow.Write {
+						result = methodEffect{kind: flow.Escape}
+					}
 					return false
 				case flow.Clear:
-					if ev.Path == "" {
-						result = flow.Clear
+					if ev.Path == "" && result.kind != flow.Write {
+						result.kind = flow.Clear
 						return false
 					}
+					cleared = append(cleared, ev.Path)
 				}
 				return true
 			})
@@ -629,7 +649,11 @@ func (st *state) localMethod(fn *types.Func) methodEffect {
 // its fields, not preceded by a reset covering it, here or at every Put.
 func (st *state) check(get *poolcall.Call, b *poolcall.Binding, cov *cover) {
 	var resets []string
+	var helper *ast.CallExpr // a helper whose writes are being looked at
 	st.sc.ScanList(b.Rest, b.X, func(ev flow.Event) bool {
+		if helper != nil && ev.Call != helper {
+			return false // the helper's writes were all covered
+		}
 		switch ev.Kind {
 		case flow.Clear:
 			resets = append(resets, ev.Path)
@@ -637,6 +661,11 @@ func (st *state) check(get *poolcall.Call, b *poolcall.Binding, cov *cover) {
 		case flow.Write:
 			if !coveredBy(resets, ev.Path) && !cov.covers(ev.Path) {
 				st.report(get, b, ev)
+				return false
+			}
+			if ev.Call != nil {
+				helper = ev.Call // a helper's: its other paths come next
+				return true
 			}
 		}
 		return false
