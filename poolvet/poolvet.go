@@ -20,7 +20,6 @@
 package poolvet
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/poolkit/poolkit/poolvet/dirtydecode"
@@ -35,7 +34,6 @@ import (
 )
 
 // Default lists the analyzers run by default: those quiet on correct code.
-// They honour //poolvet:ignore comments (see Analyzers).
 func Default() []*analysis.Analyzer { build(); return append([]*analysis.Analyzer(nil), defaults...) }
 
 // OptIn lists the analyzers that are noisy by nature and run only when
@@ -46,15 +44,16 @@ func OptIn() []*analysis.Analyzer { build(); return append([]*analysis.Analyzer(
 // Analyzers returns the default analyzers, and the opt-in ones too when
 // all is true.
 //
-// The analyzers returned drop a diagnostic when the line it is on, or the
-// line above, carries a comment
+// Every analyzer (here and in its own package, whatever the driver) drops
+// a diagnostic when its line, or the line above, carries a directive with
+// a reason:
 //
-//	//poolvet:ignore name[,name...] reason
+//	//poolvet:ignore reason                  (every check)
+//	//poolvet:ignore name[,name...] reason   (the checks named)
 //
-// naming the analyzer; nonptrput also honours existing staticcheck
-// suppressions of its twin check SA6002 (//lint:ignore SA6002 ... and
-// //nolint:staticcheck // SA6002 ...). The analyzers in the analyzer
-// packages themselves (nonptrput.Analyzer, ...) report everything.
+// A directive without a reason is not honoured. nonptrput also honours
+// existing staticcheck suppressions of its twin check SA6002
+// (//lint:ignore SA6002 ... and //nolint:staticcheck // SA6002 ...).
 func Analyzers(all bool) []*analysis.Analyzer {
 	as := Default()
 	if all {
@@ -80,71 +79,8 @@ func build() {
 			poolcopy.Analyzer,
 			getnoput.Analyzer,
 		} {
-			defaults = append(defaults, withIgnore(a))
+			defaults = append(defaults, a)
 		}
-		optIn = append(optIn, withIgnore(retention.Analyzer))
+		optIn = append(optIn, retention.Analyzer)
 	})
-}
-
-// withIgnore returns a copy of a whose diagnostics are filtered by
-// //poolvet:ignore comments.
-func withIgnore(a *analysis.Analyzer) *analysis.Analyzer {
-	w := *a
-	w.Run = func(pass *analysis.Pass) (any, error) {
-		p := *pass
-		var ignored map[string]map[int]bool // file name -> lines
-		p.Report = func(d analysis.Diagnostic) {
-			if ignored == nil {
-				ignored = ignoredLines(pass, a.Name)
-			}
-			pos := pass.Fset.Position(d.Pos)
-			if ignored[pos.Filename][pos.Line] {
-				return
-			}
-			pass.Report(d)
-		}
-		return a.Run(&p)
-	}
-	return &w
-}
-
-// ignoredLines returns, per file, the lines whose diagnostics from the
-// analyzer name are suppressed: the line of a matching comment and the
-// line after it.
-func ignoredLines(pass *analysis.Pass, name string) map[string]map[int]bool {
-	out := map[string]map[int]bool{}
-	for _, f := range pass.Files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				if !ignores(c.Text, name) {
-					continue
-				}
-				pos := pass.Fset.Position(c.Slash)
-				if out[pos.Filename] == nil {
-					out[pos.Filename] = map[int]bool{}
-				}
-				out[pos.Filename][pos.Line] = true
-				out[pos.Filename][pos.Line+1] = true
-			}
-		}
-	}
-	return out
-}
-
-// ignores reports whether the comment text suppresses the analyzer name.
-func ignores(text, name string) bool {
-	text = strings.TrimPrefix(text, "//")
-	if rest, ok := strings.CutPrefix(text, "poolvet:ignore "); ok {
-		names, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
-		for _, n := range strings.Split(names, ",") {
-			if n == name {
-				return true
-			}
-		}
-		return false
-	}
-	if name == "nonptrput" && strings.Contains(text, "SA6002") {
-		return strings.HasPrefix(strings.TrimSpace(text), "lint:ignore") || strings.Contains(text, "nolint:staticcheck")
-	}
-	return false
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
@@ -29,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Extract(doc, "getnoput"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getnoput",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("getnoput", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -28,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Extract(doc, "getreset"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getreset",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("getreset", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {

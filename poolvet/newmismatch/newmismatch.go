@@ -8,6 +8,8 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -19,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/newmismatch",
 	Requires: []*analysis.Analyzer{poolcall.Analyzer, inspect.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("newmismatch", run),
 }
 
 // get is a Get whose result is asserted to a concrete type and would panic

@@ -5,6 +5,8 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 )
 
 // Analyzer reports sync.Pool.Put of values that allocate when boxed.
@@ -13,7 +15,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/nonptrput",
 	Requires: []*analysis.Analyzer{poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("nonptrput", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -18,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/poolcopy",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("poolcopy", run),
 }
 
 // copying lists the functions of slices, maps and sort that copy or move

@@ -9,6 +9,8 @@ import (
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -21,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/retention",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("retention", run),
 }
 
 // growth is a pooled value growing from input in a function that puts it

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -29,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Extract(doc, "useafterput"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/useafterput",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("useafterput", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {
