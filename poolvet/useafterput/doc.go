@@ -11,8 +11,13 @@
 // changes under its holder's feet. The analyzer reports, within one
 // function:
 //
-//   - a use of the variable handed to Put, or of a local variable holding a
-//     slice or field of it, in the statements that follow the Put;
+//   - a use of the variable handed to Put (also as Put(m[:n])), or of a
+//     local variable holding a slice or field of it, in the statements
+//     that follow the Put; such a local may be made by an append-style
+//     call given the pooled bytes (strconv.AppendInt(b.B[:0], ...),
+//     AppendQuotedArg(bb.B, ...)), or be a string over them built without
+//     a copy (unsafe.String(unsafe.SliceData(bb.B), n), b2s(bb.B),
+//     *(*string)(unsafe.Pointer(&bb.B)));
 //   - with a deferred Put, which runs after the return values are computed,
 //     returning, sending or storing (in a package variable or through a
 //     parameter) the pooled value itself or memory it owns, also through a
@@ -61,7 +66,9 @@
 // is not reported when the package drops that field (x.f = nil, x.f = T{})
 // or zeroes that type (*p = T{}) somewhere, or when the Put goes through a
 // wrapper from another package: such code releases its references before
-// the value goes back. Comparing addresses (got == b), len and cap, and
+// the value goes back. The byte slice of a buffer type (a struct with a
+// Reset method, such as bytebufferpool's ByteBuffer.B) is the exception:
+// Reset truncates it and keeps its memory for the next user. Comparing addresses (got == b), len and cap, and
 // t.Fatalf arguments after Put are not uses. Assigning the variable a new
 // value ends the check, also in the init statement of an if, switch or for
 // (if b = pool.Get(); ...); inside a branch or loop body it ends it there,

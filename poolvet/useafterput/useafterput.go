@@ -80,12 +80,17 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// putVar returns the local variable handed to a Put: x in Put(x), Put(&x)
-// or Put(any(x)). It returns nil for anything else.
+// putVar returns the local variable handed to a Put: x in Put(x), Put(&x),
+// Put(any(x)) or Put(x[:n]) of a slice x. It returns nil for anything else.
 func putVar(info *types.Info, v ast.Expr) *types.Var {
 	v = flow.Unconvert(info, v)
 	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		v = flow.Unconvert(info, u.X)
+	}
+	if sl, ok := v.(*ast.SliceExpr); ok {
+		if _, isSlice := info.TypeOf(sl.X).Underlying().(*types.Slice); isSlice {
+			v = flow.Unconvert(info, sl.X) // Put(m[:n]) hands back m's memory
+		}
 	}
 	id, ok := v.(*ast.Ident)
 	if !ok {
@@ -852,7 +857,7 @@ func (a *aliaser) retained(opaquePut bool, e ast.Expr) bool {
 	if len(fields) == 0 && len(structs) == 0 {
 		return true
 	}
-	if opaquePut {
+	if opaquePut && !bufferFields(fields) {
 		return false
 	}
 	for f := range fields {
@@ -866,6 +871,64 @@ func (a *aliaser) retained(opaquePut bool, e ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// bufferFields reports whether every field of fields is the byte slice of
+// a buffer type: a struct with a Reset method (bytebufferpool's
+// ByteBuffer.B), whose Reset truncates the slice and keeps its memory, or
+// one of the buffers aliasingBuffer knows.
+func bufferFields(fields map[types.Object]bool) bool {
+	if len(fields) == 0 {
+		return false
+	}
+	for f := range fields {
+		v, ok := f.(*types.Var)
+		if !ok || !isByteSlice(v.Type()) {
+			return false
+		}
+		owner := fieldOwner(v)
+		if owner == nil {
+			return false
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(owner), true, v.Pkg(), "Reset"); obj == nil && !aliasingBuffer(owner) {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldOwner returns the named struct type declaring the field v, among
+// the named types of v's package, or nil.
+func fieldOwner(v *types.Var) types.Type {
+	if v.Pkg() == nil {
+		return nil
+	}
+	scope := v.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i) == v {
+				return tn.Type()
+			}
+		}
+	}
+	return nil
+}
+
+func isByteSlice(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
 }
 
 // chain collects the fields and struct types through which e reaches the
@@ -925,6 +988,9 @@ func (a *aliaser) kind(e ast.Expr) int {
 	case *ast.StarExpr:
 		if a.kind(e.X) != none && hasRefs(info.TypeOf(e)) {
 			return strong
+		}
+		if a.kind(e.X) >= strong && fromUnsafePointer(info, e.X) {
+			return strong // *(*string)(unsafe.Pointer(&b)): the bytes of b
 		}
 	case *ast.SliceExpr:
 		if k := a.kind(e.X); k != none {
@@ -988,7 +1054,22 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 		if k >= strong && hasRefs(tv.Type) {
 			return strong
 		}
+		if k != none && isPointerType(tv.Type) {
+			return strong // unsafe.Pointer(&b), (*string)(p): the same memory
+		}
 		return none
+	}
+	if fun, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if b, ok := info.Uses[fun.Sel].(*types.Builtin); ok && len(call.Args) > 0 {
+			switch b.Name() {
+			case "String", "Slice", "SliceData", "StringData":
+				// unsafe.String(unsafe.SliceData(b), len(b)) shares b.
+				if a.kind(call.Args[0]) != none {
+					return strong
+				}
+			}
+			return none
+		}
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := info.Uses[id].(*types.Builtin); ok {
@@ -1019,10 +1100,77 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 	if fn.Pkg().Path() == "bytes" && len(call.Args) > 0 && strings.HasPrefix(fn.Name(), "Trim") && a.kind(call.Args[0]) >= strong {
 		return strong // bytes.Trim* return subslices of their argument
 	}
+	if len(call.Args) > 0 && a.kind(call.Args[0]) >= strong && appendsInto(fn) {
+		return strong // strconv.AppendInt(b.B[:0], n, 10) returns b.B's memory
+	}
+	if len(call.Args) == 1 && a.kind(call.Args[0]) >= strong && unsafeString(fn) {
+		return strong // b2s(bb.B): a string over the pooled bytes
+	}
 	if a.keeps(call, fn) {
 		return strong
 	}
 	return none
+}
+
+// appendsInto reports whether fn is append-style: named Append... or
+// append..., its first parameter and its first result the same slice type
+// (strconv.AppendInt, fmt.Append, AppendQuotedArg(dst []byte, ...)
+// []byte). Such a function returns its first argument's memory when it
+// has room.
+func appendsInto(fn *types.Func) bool {
+	if !strings.HasPrefix(fn.Name(), "Append") && !strings.HasPrefix(fn.Name(), "append") {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() == 0 || sig.Results().Len() == 0 {
+		return false
+	}
+	if _, ok := sig.Params().At(0).Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	return types.Identical(sig.Params().At(0).Type(), sig.Results().At(0).Type())
+}
+
+// unsafeString reports whether fn converts a byte slice to a string
+// without copying: func(b []byte) string by one of the usual names (b2s,
+// BytesToString, UnsafeString, ...).
+func unsafeString(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 || sig.Results().Len() != 1 || !isByteSlice(sig.Params().At(0).Type()) {
+		return false
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return false
+	}
+	switch strings.ToLower(fn.Name()) {
+	case "b2s", "bytestostring", "unsafestring", "bytes2string", "tostringunsafe", "unsafebytestostring", "bytestostringunsafe":
+		return true
+	}
+	return false
+}
+
+// fromUnsafePointer reports whether e is a conversion of an unsafe.Pointer
+// to a pointer type: (*string)(unsafe.Pointer(&b)).
+func fromUnsafePointer(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+		return false
+	}
+	b, ok := info.TypeOf(call.Args[0]).Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
+}
+
+func isPointerType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	}
+	return false
 }
 
 // staticCallee returns the function or method call statically calls, or
