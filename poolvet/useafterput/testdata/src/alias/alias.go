@@ -31,7 +31,7 @@ func reslicePut(n int) int {
 	m := mp.Get().([]int)
 	m = append(m[:0], 1, 2, 3)
 	mp.Put(m[:n]) //lint:ignore SA6002 the shape under test
-	return m[0] // want `m is used after it was put back`
+	return m[0]   // want `m is used after it was put back`
 }
 
 // An unsafe string over the pooled bytes, the Put through another
