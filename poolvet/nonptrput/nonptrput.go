@@ -3,10 +3,9 @@ package nonptrput
 import (
 	"go/types"
 
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 )
 
 // Analyzer reports sync.Pool.Put of values that allocate when boxed.
