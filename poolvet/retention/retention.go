@@ -42,6 +42,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Evidence, per direct Put: values got, grown from input and put back
 	// unchecked, reaching that Put directly or through wrappers.
 	evidence := map[*ast.CallExpr]growth{}
+	h := newHelpers(pass, info)
 	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
 		var typ *ast.FuncType
 		var body *ast.BlockStmt
@@ -54,7 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if body == nil {
 			return
 		}
-		scanFunc(pass, info, typ, body, evidence)
+		scanFunc(pass, info, h, typ, body, evidence)
 	})
 	if len(evidence) == 0 {
 		return nil, nil
@@ -93,7 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 func line(pass *analysis.Pass, p token.Pos) int { return pass.Fset.Position(p).Line }
 
 // scanFunc records evidence found in one function body.
-func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body *ast.BlockStmt, evidence map[*ast.CallExpr]growth) {
+func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.FuncType, body *ast.BlockStmt, evidence map[*ast.CallExpr]growth) {
 	ti := pass.TypesInfo
 	// Variables holding values got from a pool in this body.
 	got := map[types.Object]*poolcall.Call{}
@@ -140,11 +141,19 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body 
 		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
+		var v types.Object
+		var what string
+		var call *ast.CallExpr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			call, v, what = growsInto(ti, n, params)
+		case *ast.CallExpr:
+			call = n
+			v, what = grows(pass, n, params)
+			if v == nil {
+				v, what = h.growsArg(n)
+			}
 		}
-		v, what := grows(pass, call, params)
 		if v == nil {
 			return true
 		}
@@ -155,7 +164,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body 
 		if guarded(ti, body, v) {
 			return true
 		}
-		if put := putOf(info, ti, body, get.Pool, v); put != nil {
+		if put := putOf(info, ti, body, get.Pool, v, h); put != nil {
 			d := direct(info, put)
 			if _, seen := evidence[d]; d != nil && !seen {
 				evidence[d] = growth{get: get.Pos(), grow: call.Pos(), put: put.Pos(), what: what}
@@ -218,6 +227,166 @@ func grows(pass *analysis.Pass, call *ast.CallExpr, params map[types.Object]bool
 	return nil, ""
 }
 
+// growsInto recognises an assignment growing a pooled slice through a call
+// that returns it grown: buf.data, err = Append(buf.data[:0], x) or
+// out, err = dec.DecodeAll(src, out[:0]), the result assigned back to the
+// variable an argument of the call is rooted at, and another argument
+// mentioning a parameter (the caller's data).
+func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool) (*ast.CallExpr, types.Object, string) {
+	if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+		return nil, nil, ""
+	}
+	call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok {
+		return nil, nil, ""
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, builtin := ti.Uses[id].(*types.Builtin); builtin {
+			return nil, nil, "" // append: grows handles it
+		}
+	}
+	if tv, ok := ti.Types[call.Fun]; ok && tv.IsType() {
+		return nil, nil, ""
+	}
+	v := rootObj(ti, as.Lhs[0])
+	if v == nil {
+		return nil, nil, ""
+	}
+	if _, ok := ti.TypeOf(as.Lhs[0]).Underlying().(*types.Slice); !ok {
+		return nil, nil, ""
+	}
+	for i, a := range call.Args {
+		if rootObj(ti, a) != v {
+			continue
+		}
+		rest := append(append([]ast.Expr(nil), call.Args[:i]...), call.Args[i+1:]...)
+		if fromParams(ti, rest, params) {
+			return call, v, types.ExprString(call.Fun) + " of caller data"
+		}
+	}
+	return nil, nil, ""
+}
+
+// helpers answers, for functions of the package, whether they grow or put
+// back one of their parameters.
+type helpers struct {
+	pass  *analysis.Pass
+	info  *poolcall.Info
+	decls map[*types.Func]*ast.FuncDecl
+}
+
+func newHelpers(pass *analysis.Pass, info *poolcall.Info) *helpers {
+	h := &helpers{pass: pass, info: info, decls: map[*types.Func]*ast.FuncDecl{}}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					h.decls[fn] = fd
+				}
+			}
+		}
+	}
+	return h
+}
+
+// param returns the declaration of the function call calls, and its
+// parameter i, when it is a function of the package.
+func (h *helpers) param(call *ast.CallExpr, i int) (*ast.FuncDecl, *types.Var) {
+	fn := typeutil.StaticCallee(h.pass.TypesInfo, call)
+	if fn == nil {
+		return nil, nil
+	}
+	fd := h.decls[fn.Origin()]
+	if fd == nil {
+		return nil, nil
+	}
+	sig := fn.Origin().Type().(*types.Signature)
+	if i >= sig.Params().Len() || (sig.Variadic() && i == sig.Params().Len()-1) {
+		return nil, nil
+	}
+	return fd, sig.Params().At(i)
+}
+
+// growsArg reports whether call hands a variable to a function of the
+// package that grows that parameter from its other parameters (fill(b, in)
+// with fill calling b.Write(in)); it returns the variable and what grows
+// it.
+func (h *helpers) growsArg(call *ast.CallExpr) (types.Object, string) {
+	ti := h.pass.TypesInfo
+	for i, a := range call.Args {
+		v := rootObj(ti, a)
+		if v == nil {
+			continue
+		}
+		fd, p := h.param(call, i)
+		if p == nil {
+			continue
+		}
+		if what := h.grows(fd, p); what != "" {
+			return v, types.ExprString(call.Fun) + ": " + what
+		}
+	}
+	return nil, ""
+}
+
+// grows says what grows the parameter p of fd from its other parameters,
+// or "".
+func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
+	ti := h.pass.TypesInfo
+	params := map[types.Object]bool{}
+	for _, f := range fd.Type.Params.List {
+		for _, name := range f.Names {
+			if obj := ti.Defs[name]; obj != nil && obj != p {
+				params[obj] = true
+			}
+		}
+	}
+	if guarded(ti, fd.Body, p) {
+		return ""
+	}
+	what := ""
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if what != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if v, w := grows(h.pass, n, params); v == p {
+				what = w
+			}
+		case *ast.AssignStmt:
+			if _, v, w := growsInto(ti, n, params); v == p {
+				what = w
+			}
+		}
+		return true
+	})
+	return what
+}
+
+// putsParam returns the direct Put into pool of parameter i of the function
+// call calls, when that function puts it back with no capacity check.
+func (h *helpers) putsParam(call *ast.CallExpr, i int, pool types.Object) *poolcall.Call {
+	fd, p := h.param(call, i)
+	if p == nil || guarded(h.pass.TypesInfo, fd.Body, p) {
+		return nil
+	}
+	var found *poolcall.Call
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if pc := h.info.ByCall[c]; pc != nil && pc.Op == poolcall.Put && pc.Pool == pool && pc.Value != nil && rootObj(h.pass.TypesInfo, pc.Value) == p {
+			found = pc
+		}
+		return true
+	})
+	return found
+}
+
 // fromParams reports whether any of args mentions a parameter: the
 // caller's data, or something derived from it.
 func fromParams(ti *types.Info, args []ast.Expr, params map[types.Object]bool) bool {
@@ -233,8 +402,10 @@ func fromParams(ti *types.Info, args []ast.Expr, params map[types.Object]bool) b
 	return found
 }
 
-// putOf returns a Put of v into pool inside body.
-func putOf(info *poolcall.Info, ti *types.Info, body *ast.BlockStmt, pool types.Object, v types.Object) *poolcall.Call {
+// putOf returns a Put of v into pool inside body, or inside a function
+// of the package that body hands v to and that puts it back unchecked
+// (finish(b), whose body ends in bufPool.Put(b)).
+func putOf(info *poolcall.Info, ti *types.Info, body *ast.BlockStmt, pool types.Object, v types.Object, h *helpers) *poolcall.Call {
 	var found *poolcall.Call
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -244,10 +415,26 @@ func putOf(info *poolcall.Info, ti *types.Info, body *ast.BlockStmt, pool types.
 		c := info.ByCall[call]
 		if c != nil && c.Op == poolcall.Put && c.Pool == pool && c.Value != nil && rootObj(ti, c.Value) == v {
 			found = c
+			return false
+		}
+		if c == nil {
+			for i, a := range call.Args {
+				if flow.IsVar(ti, flow.Unconvert(ti, a), asVar(v)) {
+					if put := h.putsParam(call, i, pool); put != nil {
+						found = put
+						return false
+					}
+				}
+			}
 		}
 		return true
 	})
 	return found
+}
+
+func asVar(o types.Object) *types.Var {
+	v, _ := o.(*types.Var)
+	return v
 }
 
 // guarded reports whether body compares the length or capacity of the

@@ -2,7 +2,6 @@ package poolcall
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 )
 
@@ -62,21 +61,7 @@ func returnsFresh(info *types.Info, body *ast.BlockStmt) bool {
 				ok = false
 				return false
 			}
-			switch r := ast.Unparen(n.Results[0]).(type) {
-			case *ast.UnaryExpr:
-				if _, lit := ast.Unparen(r.X).(*ast.CompositeLit); !lit || r.Op != token.AND {
-					ok = false
-				}
-			case *ast.CallExpr:
-				id, isID := ast.Unparen(r.Fun).(*ast.Ident)
-				if !isID {
-					ok = false
-					break
-				}
-				if b, isB := info.Uses[id].(*types.Builtin); !isB || b.Name() != "new" {
-					ok = false
-				}
-			default:
+			if !isFresh(info, n.Results[0]) {
 				ok = false
 			}
 		}

@@ -604,7 +604,9 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 
 // forwardsGet reports whether every return statement of fd returns the
 // value of get (directly, through a type assertion or conversion, or
-// through a local variable assigned from it).
+// through a local variable assigned from it), or a fresh value (&T{...},
+// new(T)) as a fallback when the pool is empty (if v == nil { return
+// &T{} }), with at least one return of get's value.
 func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
 	fromGet := func(e ast.Expr) bool { return rootCall(info, e) == get }
 	holders := map[types.Object]bool{}
@@ -640,16 +642,20 @@ func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			returns++
 			if len(n.Results) != 1 {
 				ok = false
 				return false
 			}
 			r := ast.Unparen(n.Results[0])
 			if fromGet(r) {
+				returns++
 				return false
 			}
-			if id, isID := r.(*ast.Ident); isID && holders[info.ObjectOf(id)] {
+			if id, isID := stripAssert(info, r).(*ast.Ident); isID && holders[info.ObjectOf(id)] {
+				returns++
+				return false
+			}
+			if isFresh(info, r) {
 				return false
 			}
 			ok = false
@@ -657,6 +663,36 @@ func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
 		return true
 	})
 	return ok && returns > 0
+}
+
+// stripAssert returns e without the parentheses, type assertions and
+// conversions around it.
+func stripAssert(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		e = flow.Unconvert(info, e)
+		ta, ok := e.(*ast.TypeAssertExpr)
+		if !ok {
+			return e
+		}
+		e = ta.X
+	}
+}
+
+// isFresh reports whether e is &T{...} or new(T).
+func isFresh(info *types.Info, e ast.Expr) bool {
+	switch r := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		_, lit := ast.Unparen(r.X).(*ast.CompositeLit)
+		return lit && r.Op == token.AND
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(r.Fun).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		b, ok := info.Uses[id].(*types.Builtin)
+		return ok && b.Name() == "new"
+	}
+	return false
 }
 
 // rootCall strips parens, type assertions and conversions and returns the
