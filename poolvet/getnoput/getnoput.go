@@ -40,13 +40,17 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
-	st := &state{pass: pass, pc: pc, cfgs: cfgs}
+	st := &state{pass: pass, pc: pc, cfgs: cfgs, ins: ins}
 	unput := st.neverPut()
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get {
 			continue
 		}
 		if unput[c.Pool] {
+			if why := st.skippedPut[c.Pool]; why != "" {
+				pass.Reportf(c.Call.Pos(), "get without put: nothing in this package puts back into %s (%s): every Get allocates through New, so the pool saves nothing", c.PoolName, why)
+				continue
+			}
 			pass.Reportf(c.Call.Pos(), "get without put: nothing in this package puts back into %s: every Get allocates through New, so the pool saves nothing", c.PoolName)
 			continue
 		}
@@ -60,9 +64,14 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type state struct {
-	pass *analysis.Pass
-	pc   *poolcall.Info
-	cfgs *ctrlflow.CFGs
+	pass  *analysis.Pass
+	pc    *poolcall.Info
+	cfgs  *ctrlflow.CFGs
+	ins   *inspector.Inspector
+	fixed map[*types.Var][2]bool // memo of fixedVar
+	// skippedPut says, for a pool in neverPut's answer, why its Puts
+	// never run.
+	skippedPut map[types.Object]string
 }
 
 // checkGet follows the variable the Get at cur is assigned to through the
