@@ -5,14 +5,20 @@
 // Each check is its own analyzer in a package under poolvet/, documented
 // there with a bad and a good example:
 //
-//	nonptrput    sync.Pool.Put of a value that allocates when boxed (check 1)
-//	newmismatch  Get/Put types the pool's New never returns (check 2)
-//	useafterput  a pooled value, or memory aliasing it, used after Put (check 3)
-//	getreset     a pooled value written to before it is reset (check 4)
-//	dirtydecode  decoding into a pooled value that was not zeroed (check 5)
-//	poolcopy     pools copied by copy, append, sends, *p, slices/maps/sort (check 6)
-//	retention    buffers grown from input and kept whatever their size (check 7, opt-in)
-//	getnoput     a pooled value dropped on a return path without Put (check 8)
+//	nonptrput    sync.Pool.Put of a value that allocates when boxed
+//	newmismatch  Get/Put types the pool's New never returns
+//	useafterput  a pooled value, or memory aliasing it, used after Put
+//	getreset     a pooled value written to before it is reset
+//	dirtydecode  decoding into a pooled value that was not zeroed
+//	poolcopy     pools copied by copy, append, sends, *p, slices/maps/sort
+//	retention    buffers grown from input and kept whatever their size (opt-in)
+//	getnoput     a pooled value dropped on a return path without Put
+//
+// Messages are one clause in vet's style, such as "b from bufPool (Get on
+// line 12) is written before it is reset (no Put of bufPool resets it)";
+// why it matters and how to fix it is in the analyzer's documentation
+// (go doc github.com/poolkit/poolkit/poolvet/getreset, or -help of
+// cmd/poolvet).
 //
 // All of them share poolvet/internal/poolcall, which recognises pool
 // operations, wrappers around them (generic or not, across packages) and

@@ -253,7 +253,7 @@ func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev flow.Event) 
 	}
 	diag := analysis.Diagnostic{
 		Pos: ev.Call.Pos(), End: ev.Call.End(),
-		Message: fmt.Sprintf("dirty decode: %s decodes into %s, taken from %s on line %d and not zeroed: %s",
+		Message: fmt.Sprintf("%s decodes into %s, taken from %s on line %d and not zeroed (%s)",
 			ev.Name, b.X.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
 	}
 	if text := st.zeroText(b); text != "" {

@@ -48,10 +48,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if unput[c.Pool] {
 			if why := st.skippedPut[c.Pool]; why != "" {
-				pass.Reportf(c.Call.Pos(), "get without put: nothing in this package puts back into %s (%s): every Get allocates through New, so the pool saves nothing", c.PoolName, why)
+				pass.Reportf(c.Call.Pos(), "nothing in this package puts back into %s (%s)", c.PoolName, why)
 				continue
 			}
-			pass.Reportf(c.Call.Pos(), "get without put: nothing in this package puts back into %s: every Get allocates through New, so the pool saves nothing", c.PoolName)
+			pass.Reportf(c.Call.Pos(), "nothing in this package puts back into %s (every Get allocates through New)", c.PoolName)
 			continue
 		}
 		cur, ok := ins.Root().FindNode(c.Call)
@@ -138,7 +138,7 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			return
 		}
 		reported[pos] = true
-		st.pass.Reportf(pos, "get without put: %s from %s (Get on line %d) is not put back %s: lost reuse, not a leak (the GC frees it), but the pool allocates again",
+		st.pass.Reportf(pos, "%s from %s (Get on line %d) is not put back %s (lost reuse, not a leak)",
 			x.Name(), get.PoolName, getLine, what)
 	}
 	guards := st.putGuards(x, body)

@@ -262,7 +262,7 @@ func (st *state) neverPut() map[types.Object]bool {
 			if inner := st.pc.Unwrap(c); inner != nil {
 				c = inner
 			}
-			st.skippedPut[c.Pool] = fmt.Sprintf("the Put on line %d never runs: %s is always true", st.pass.Fset.Position(c.Pos()).Line, why)
+			st.skippedPut[c.Pool] = fmt.Sprintf("the Put on line %d never runs, as %s is always true", st.pass.Fset.Position(c.Pos()).Line, why)
 			continue
 		}
 		delete(cands, c.Pool)
@@ -482,6 +482,6 @@ func (st *state) checkNeverPut(get *poolcall.Call, x *types.Var, start *cfg.Bloc
 			}
 		}
 	}
-	st.pass.Reportf(get.Call.Pos(), "get without put: %s from %s (Get on line %d) is never put back: lost reuse, not a leak (the GC frees it), but the pool allocates again",
+	st.pass.Reportf(get.Call.Pos(), "%s from %s (Get on line %d) is never put back (lost reuse, not a leak)",
 		x.Name(), get.PoolName, st.pass.Fset.Position(get.Pos()).Line)
 }

@@ -679,7 +679,7 @@ func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev flow.Event) 
 	line := pass.Fset.Position(get.Pos()).Line
 	diag := analysis.Diagnostic{
 		Pos: ev.Pos,
-		Message: fmt.Sprintf("get without reset: %s from %s (Get on line %d) is written before it is reset, and no Put of %s resets it: the previous user's content is still there",
+		Message: fmt.Sprintf("%s from %s (Get on line %d) is written before it is reset (no Put of %s resets it)",
 			name, get.PoolName, line, get.PoolName),
 	}
 	if text := st.resetText(ev); text != "" {

@@ -53,8 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 		d := analysis.Diagnostic{
 			Pos: c.Value.Pos(),
 			End: c.Value.End(),
-			Message: "non-pointer put: " + c.PoolName + ".Put" + via + " of " + ts + " (" + why +
-				") allocates on every call; pool a pointer such as *" + ts + " instead",
+			Message: c.PoolName + ".Put" + via + " of " + ts + " (" + why + ") allocates on every call",
 		}
 		pass.Report(d)
 	}
@@ -103,8 +102,8 @@ func checkAddrOfCopy(pass *analysis.Pass, c *poolcall.Call) {
 	pass.Report(analysis.Diagnostic{
 		Pos: c.Value.Pos(),
 		End: c.Value.End(),
-		Message: fmt.Sprintf("%s.Put(&%s) allocates a new %s header on every call (%s is a %s); put back the pointer the %s came from",
-			c.PoolName, v.Name(), what, v.Name(), kind, what),
+		Message: fmt.Sprintf("%s.Put(&%s) allocates a new %s header on every call (%s is a %s)",
+			c.PoolName, v.Name(), what, v.Name(), kind),
 	})
 }
 

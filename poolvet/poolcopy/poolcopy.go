@@ -49,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 				return
 			}
 			if path := poolPath(pass.TypesInfo.TypeOf(n.Value), nil); path != "" {
-				pass.ReportRangef(n.Value, "pool copied: sending %s on a channel copies %s; send a pointer",
+				pass.ReportRangef(n.Value, "sending %s on a channel copies %s",
 					types.ExprString(n.Value), path)
 			}
 		case *ast.CallExpr:
@@ -79,7 +79,7 @@ func checkDerefs(pass *analysis.Pass, ins *inspector.Inspector) {
 		if !copiedAt(cur) {
 			continue
 		}
-		pass.ReportRangef(star, "pool copied: %s copies %s; use the pointer", types.ExprString(star), path)
+		pass.ReportRangef(star, "%s copies %s", types.ExprString(star), path)
 	}
 }
 
@@ -131,12 +131,12 @@ func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 			switch {
 			case b.Name() == "copy" && len(call.Args) == 2:
 				if path := elemPath(info.TypeOf(call.Args[0])); path != "" {
-					pass.ReportRangef(call, "pool copied: copy(%s, %s) copies elements that hold %s; use a slice of pointers",
+					pass.ReportRangef(call, "copy(%s, %s) copies elements that hold %s",
 						types.ExprString(call.Args[0]), types.ExprString(call.Args[1]), path)
 				}
 			case b.Name() == "append" && call.Ellipsis.IsValid() && len(call.Args) == 2:
 				if path := elemPath(info.TypeOf(call.Args[0])); path != "" {
-					pass.ReportRangef(call, "pool copied: append(%s, %s...) copies elements that hold %s; use a slice of pointers",
+					pass.ReportRangef(call, "append(%s, %s...) copies elements that hold %s",
 						types.ExprString(call.Args[0]), types.ExprString(call.Args[1]), path)
 				}
 			}
@@ -154,7 +154,7 @@ func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 	for _, arg := range call.Args {
 		t := info.TypeOf(arg) // for sort.Slice(x any, ...), the operand's own type
 		if path := elemPath(t); path != "" {
-			pass.ReportRangef(call, "pool copied: %s.%s copies or moves the elements of %s, which hold %s; use a slice or map of pointers",
+			pass.ReportRangef(call, "%s.%s copies or moves the elements of %s, which hold %s",
 				fn.Pkg().Name(), fn.Name(), types.ExprString(arg), path)
 			return
 		}

@@ -80,8 +80,8 @@ func run(pass *analysis.Pass) (any, error) {
 		d := analysis.Diagnostic{
 			Pos: c.Call.Pos(),
 			End: c.Call.End(),
-			Message: fmt.Sprintf("unbounded retention: %s.Put keeps %s whatever its size: the value from the Get at line %d grows from input at line %d (%s) and is put back at line %d with no capacity check; drop values over a limit before Put",
-				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what, line(pass, g.put)),
+			Message: fmt.Sprintf("%s.Put keeps %s whatever its size (got on line %d, grown from input on line %d by %s)",
+				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what),
 		}
 		if fix := guardFix(pass, ins, c); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}

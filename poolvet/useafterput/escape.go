@@ -84,7 +84,7 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 					what = "memory of " + what
 				}
 				pass.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(),
-					Message: fmt.Sprintf("use after put: sends %s on a channel before the Put on line %d puts %s back into %s: the receiver may still be using it",
+					Message: fmt.Sprintf("sends %s on a channel before the Put on line %d puts %s back into %s (the receiver may still be using it)",
 						what, line, x.Name(), c.PoolName)})
 			case *ast.GoStmt:
 				descend = false
@@ -137,7 +137,7 @@ func guardedAfter(stmt inspector.Cursor, pos token.Pos) bool {
 
 func reportGo(pass *analysis.Pass, g *ast.GoStmt, x *types.Var, c *poolcall.Call, which string, line int) {
 	pass.Report(analysis.Diagnostic{Pos: g.Pos(), End: g.Call.Fun.End(),
-		Message: fmt.Sprintf("use after put: the goroutine started here uses %s, which the %s on line %d puts back into %s without waiting for it",
+		Message: fmt.Sprintf("the goroutine started here uses %s, which the %s on line %d puts back into %s without waiting for it",
 			x.Name(), which, line, c.PoolName)})
 }
 
@@ -437,7 +437,7 @@ func checkFieldPut(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Ca
 				what = "&" + name
 			}
 			pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-				Message: fmt.Sprintf("use after put: %s is used after %s was put back into %s on line %d",
+				Message: fmt.Sprintf("%s is used after %s was put back into %s on line %d",
 					types.ExprString(found.(ast.Expr)), what, c.PoolName, pass.Fset.Position(c.Pos()).Line)})
 			return
 		}

@@ -391,17 +391,17 @@ func reportUse(pass *analysis.Pass, put putInfo, al *aliaser, found *ast.Ident) 
 	obj := pass.TypesInfo.ObjectOf(found)
 	if obj == x {
 		pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-			Message: fmt.Sprintf("use after put: %s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
+			Message: fmt.Sprintf("%s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
 		return
 	}
 	if keeper := al.keeperName(al.origin[obj]); keeper != "" {
 		pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-			Message: fmt.Sprintf("use after put: %s keeps %s (passed to %s on line %d), which was put back into %s on line %d",
-				found.Name, x.Name(), keeper, pass.Fset.Position(al.origin[obj].Pos()).Line, c.PoolName, line)})
+			Message: fmt.Sprintf("%s keeps %s, which was put back into %s on line %d (passed to %s on line %d)",
+				found.Name, x.Name(), c.PoolName, line, keeper, pass.Fset.Position(al.origin[obj].Pos()).Line)})
 		return
 	}
 	d := analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-		Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
+		Message: fmt.Sprintf("%s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
 	if origin := al.origin[obj]; origin != nil && al.assigns[obj] == 1 {
 		if text := copyOut(pass, origin); text != "" {
 			d.SuggestedFixes = []analysis.SuggestedFix{{
@@ -491,7 +491,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 		case self:
 			pass.Report(analysis.Diagnostic{
 				Pos: at.Pos(), End: at.End(),
-				Message: fmt.Sprintf("use after put: %s %s, which the deferred Put on line %d hands back to %s as the function returns: its next user will share it",
+				Message: fmt.Sprintf("%s %s, which the deferred Put on line %d hands back to %s (its next user shares it)",
 					verb, x.Name(), line, c.PoolName),
 			})
 		case strong:
@@ -500,7 +500,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			}
 			diag := analysis.Diagnostic{
 				Pos: at.Pos(), End: at.End(),
-				Message: fmt.Sprintf("use after put: %s memory of %s, which the deferred Put on line %d hands back to %s as the function returns; copy it out first",
+				Message: fmt.Sprintf("%s memory of %s, which the deferred Put on line %d hands back to %s (copy it out first)",
 					verb, x.Name(), line, c.PoolName),
 			}
 			if verb == "returns" && at == ast.Node(e) {

@@ -58,12 +58,12 @@ func releaseScratch(b *bytes.Buffer) {
 // ---- flagged ----
 
 func useBuf() {
-	b := bufs.Get().(*bytes.Buffer) // want `nothing in this package puts back into bufs \(the Put on line 32 never runs: !poolBuffers is always true\)`
+	b := bufs.Get().(*bytes.Buffer) // want `nothing in this package puts back into bufs \(the Put on line 32 never runs, as !poolBuffers is always true\)`
 	releaseBuf(b)
 }
 
 func useMsg() {
-	b := msgs.Get().(*bytes.Buffer) // want `nothing in this package puts back into msgs \(the Put on line 39 never runs: !reuse is always true\)`
+	b := msgs.Get().(*bytes.Buffer) // want `nothing in this package puts back into msgs \(the Put on line 39 never runs, as !reuse is always true\)`
 	releaseMsg(b)
 }
 

@@ -21,6 +21,6 @@ func fresh() {
 // ---- flagged ----
 
 func inUse() {
-	p = *lib.Shared() // want `pool copied: \*lib.Shared\(\) copies a sync.Pool`
-	q = *lib.Cached() // want `pool copied: \*lib.Cached\(\) copies a sync.Pool`
+	p = *lib.Shared() // want `\*lib.Shared\(\) copies a sync.Pool`
+	q = *lib.Cached() // want `\*lib.Cached\(\) copies a sync.Pool`
 }

@@ -8,7 +8,7 @@ import (
 var p sync.Pool
 
 func f0(b []byte) {
-	p.Put(b) // want `non-pointer put`
+	p.Put(b) // want `allocates on every call`
 }
 
 func f1(b []byte) {
@@ -30,13 +30,13 @@ func f4(b []byte) {
 }
 
 func f5(b []byte) {
-	p.Put(b) //poolvet:ignore nonptrput // want `non-pointer put`
+	p.Put(b) //poolvet:ignore nonptrput // want `allocates on every call`
 }
 
 func f6(b []byte) {
-	p.Put(b) //poolvet:ignore // want `non-pointer put`
+	p.Put(b) //poolvet:ignore // want `allocates on every call`
 }
 
 func f7(b []byte) {
-	p.Put(b) //poolvet:ignore poolcopy another check's name // want `non-pointer put`
+	p.Put(b) //poolvet:ignore poolcopy another check's name // want `allocates on every call`
 }

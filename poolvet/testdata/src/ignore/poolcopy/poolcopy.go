@@ -10,7 +10,7 @@ type S struct{ p sync.Pool }
 var sink S
 
 func f0(s *S) {
-	sink = *s // want `pool copied`
+	sink = *s // want `copies a sync.Pool`
 }
 
 func f1(s *S) {
@@ -32,13 +32,13 @@ func f4(s *S) {
 }
 
 func f5(s *S) {
-	sink = *s //poolvet:ignore poolcopy // want `pool copied`
+	sink = *s //poolvet:ignore poolcopy // want `copies a sync.Pool`
 }
 
 func f6(s *S) {
-	sink = *s //poolvet:ignore // want `pool copied`
+	sink = *s //poolvet:ignore // want `copies a sync.Pool`
 }
 
 func f7(s *S) {
-	sink = *s //poolvet:ignore getreset another check's name // want `pool copied`
+	sink = *s //poolvet:ignore getreset another check's name // want `copies a sync.Pool`
 }
