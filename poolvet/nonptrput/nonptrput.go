@@ -51,8 +51,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		ts := types.TypeString(tv.Type, types.RelativeTo(pass.Pkg))
 		d := analysis.Diagnostic{
-			Pos: c.Value.Pos(),
-			End: c.Value.End(),
+			Pos:     c.Value.Pos(),
+			End:     c.Value.End(),
 			Message: c.PoolName + ".Put" + via + " of " + ts + " (" + why + ") allocates on every call",
 		}
 		pass.Report(d)
