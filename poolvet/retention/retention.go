@@ -151,7 +151,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 			call = n
 			v, what = grows(pass, n, params)
 			if v == nil {
-				v, what = h.growsArg(n)
+				v, what = h.growsArg(n, params)
 			}
 		}
 		if v == nil {
@@ -309,13 +309,17 @@ func (h *helpers) param(call *ast.CallExpr, i int) (*ast.FuncDecl, *types.Var) {
 
 // growsArg reports whether call hands a variable to a function of the
 // package that grows that parameter from its other parameters (fill(b, in)
-// with fill calling b.Write(in)); it returns the variable and what grows
-// it.
-func (h *helpers) growsArg(call *ast.CallExpr) (types.Object, string) {
+// with fill calling b.Write(in)), the other arguments mentioning the
+// caller's parameters params; it returns the variable and what grows it.
+func (h *helpers) growsArg(call *ast.CallExpr, params map[types.Object]bool) (types.Object, string) {
 	ti := h.pass.TypesInfo
 	for i, a := range call.Args {
 		v := rootObj(ti, a)
 		if v == nil {
+			continue
+		}
+		rest := append(append([]ast.Expr(nil), call.Args[:i]...), call.Args[i+1:]...)
+		if !fromParams(ti, rest, params) {
 			continue
 		}
 		fd, p := h.param(call, i)
