@@ -26,8 +26,6 @@
 package poolvet
 
 import (
-	"sync"
-
 	"github.com/poolkit/poolkit/poolvet/dirtydecode"
 	"github.com/poolkit/poolkit/poolvet/getnoput"
 	"github.com/poolkit/poolkit/poolvet/getreset"
@@ -40,12 +38,12 @@ import (
 )
 
 // Default lists the analyzers run by default: those quiet on correct code.
-func Default() []*analysis.Analyzer { build(); return append([]*analysis.Analyzer(nil), defaults...) }
+func Default() []*analysis.Analyzer { return append([]*analysis.Analyzer(nil), defaults...) }
 
 // OptIn lists the analyzers that are noisy by nature and run only when
 // asked for: whether a buffer can grow large is something only the
 // program knows.
-func OptIn() []*analysis.Analyzer { build(); return append([]*analysis.Analyzer(nil), optIn...) }
+func OptIn() []*analysis.Analyzer { return append([]*analysis.Analyzer(nil), optIn...) }
 
 // Analyzers returns the default analyzers, and the opt-in ones too when
 // all is true.
@@ -69,24 +67,14 @@ func Analyzers(all bool) []*analysis.Analyzer {
 }
 
 var (
-	once     sync.Once
-	defaults []*analysis.Analyzer
-	optIn    []*analysis.Analyzer
+	defaults = []*analysis.Analyzer{
+		nonptrput.Analyzer,
+		newmismatch.Analyzer,
+		useafterput.Analyzer,
+		getreset.Analyzer,
+		dirtydecode.Analyzer,
+		poolcopy.Analyzer,
+		getnoput.Analyzer,
+	}
+	optIn = []*analysis.Analyzer{retention.Analyzer}
 )
-
-func build() {
-	once.Do(func() {
-		for _, a := range []*analysis.Analyzer{
-			nonptrput.Analyzer,
-			newmismatch.Analyzer,
-			useafterput.Analyzer,
-			getreset.Analyzer,
-			dirtydecode.Analyzer,
-			poolcopy.Analyzer,
-			getnoput.Analyzer,
-		} {
-			defaults = append(defaults, a)
-		}
-		optIn = append(optIn, retention.Analyzer)
-	})
-}
