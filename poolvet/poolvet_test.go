@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/poolvet"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
@@ -38,6 +39,15 @@ func TestAnalyzers(t *testing.T) {
 		}
 		if strings.Contains(a.Doc, "package "+a.Name) || strings.Contains(a.Doc, "# Analyzer") || strings.Contains(a.Doc, "\n//") {
 			t.Errorf("analyzer %s: Doc kept source lines: %q", a.Name, a.Doc)
+		}
+	}
+	// The directive tells names from reasons by this list.
+	if len(ignore.Names) != len(all) {
+		t.Errorf("ignore.Names has %d names, want the %d analyzers", len(ignore.Names), len(all))
+	}
+	for _, a := range all {
+		if !ignore.Names[a.Name] {
+			t.Errorf("ignore.Names lacks %s", a.Name)
 		}
 	}
 	for _, a := range def {
