@@ -2,7 +2,6 @@ package poolcopy
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"github.com/poolkit/poolkit/poolvet/internal/ignore"
@@ -206,38 +205,7 @@ func freshPointer(pass *analysis.Pass, call *ast.CallExpr) bool {
 	if body == nil {
 		return false
 	}
-	ok, returns := true, 0
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			returns++
-			if len(n.Results) != 1 {
-				ok = false
-				return false
-			}
-			switch r := ast.Unparen(n.Results[0]).(type) {
-			case *ast.UnaryExpr:
-				if _, lit := ast.Unparen(r.X).(*ast.CompositeLit); !lit || r.Op != token.AND {
-					ok = false
-				}
-			case *ast.CallExpr:
-				if id, isID := ast.Unparen(r.Fun).(*ast.Ident); !isID || !isBuiltin(info, id, "new") {
-					ok = false
-				}
-			default:
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok && returns > 0
-}
-
-func isBuiltin(info *types.Info, id *ast.Ident, name string) bool {
-	b, ok := info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == name
+	return poolcall.ReturnsFresh(info, body)
 }
 
 // elemPath returns poolPath of the element (or map value) type of a slice,

@@ -31,7 +31,7 @@ func (st *state) collectFresh(decls []*ast.FuncDecl) {
 	info := st.pass.TypesInfo
 	for _, fd := range decls {
 		fn, _ := info.Defs[fd.Name].(*types.Func)
-		if fn == nil || !returnsFresh(info, fd.Body) {
+		if fn == nil || !ReturnsFresh(info, fd.Body) {
 			continue
 		}
 		st.info.fresh[fn] = true
@@ -46,10 +46,10 @@ func (st *state) collectFresh(decls []*ast.FuncDecl) {
 	}
 }
 
-// returnsFresh reports whether every return statement of body (outside
+// ReturnsFresh reports whether every return statement of body (outside
 // function literals) returns one value, &T{...} or new(T), and there is
 // at least one.
-func returnsFresh(info *types.Info, body *ast.BlockStmt) bool {
+func ReturnsFresh(info *types.Info, body *ast.BlockStmt) bool {
 	ok, returns := true, 0
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
