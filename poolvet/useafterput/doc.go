@@ -28,6 +28,11 @@
 //     arguments or its closure), unless something waits for that goroutine
 //     (a receive, a select, a Wait call) between the hand-off and the Put;
 //     with a deferred Put, unless such a wait follows anywhere;
+//   - the value or its memory stored where it outlives the Put (a package
+//     variable, a map or field reached through a parameter or the
+//     receiver: cache[k] = b; pool.Put(b)), unless that place is assigned
+//     again or deleted from its map before the Put; package variables
+//     named as benchmark sinks (sinkX) are left alone;
 //   - a value that keeps the buffer, used after the Put: the result of a
 //     constructor (New..., new...) or io wrapper given the buffer or its
 //     bytes, such as http.NewRequest(method, url, buf) or

@@ -30,9 +30,13 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 	handsOn := false
 	for _, s := range pre {
 		ast.Inspect(s, func(n ast.Node) bool {
-			switch n.(type) {
+			switch n := n.(type) {
 			case *ast.SendStmt, *ast.GoStmt:
 				handsOn = true
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					handsOn = handsOn || outlives(info, l, body)
+				}
 			}
 			return !handsOn
 		})
@@ -86,6 +90,29 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 				pass.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(),
 					Message: fmt.Sprintf("sends %s on a channel before the Put on line %d puts %s back into %s (the receiver may still be using it)",
 						what, line, x.Name(), c.PoolName)})
+			case *ast.AssignStmt:
+				if putGuarded && branched(stack) || len(n.Lhs) != len(n.Rhs) {
+					break
+				}
+				for i, l := range n.Lhs {
+					if !outlives(info, l, body) || al.kind(l) != none || isSink(info, l) {
+						continue // b.B = b.B[:0] keeps b's memory in b; sink = v defeats the optimizer
+					}
+					k := al.kind(n.Rhs[i])
+					if k != self && (k != strong || !al.retained(put.opaque, n.Rhs[i])) {
+						continue
+					}
+					if droppedBetween(info, l, body, n.End(), c.Pos()) {
+						continue
+					}
+					what := x.Name()
+					if k == strong {
+						what = "memory of " + what
+					}
+					pass.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(),
+						Message: fmt.Sprintf("stores %s in %s, which outlives the Put on line %d that puts %s back into %s",
+							what, types.ExprString(l), line, x.Name(), c.PoolName)})
+				}
 			case *ast.GoStmt:
 				descend = false
 				if putGuarded && branched(stack) {
@@ -101,6 +128,47 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 			return descend
 		})
 	}
+}
+
+// isSink reports whether l is rooted at a package variable named as a
+// benchmark sink (sink, sinkObject, allocSink): a store meant only to keep
+// the compiler from optimising the value away.
+func isSink(info *types.Info, l ast.Expr) bool {
+	v := flow.Root(info, l)
+	return v != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && strings.Contains(strings.ToLower(v.Name()), "sink")
+}
+
+// droppedBetween reports whether, between from and to in body, the place
+// l is assigned again (s.cur = nil) or deleted from its map (delete(m, k)
+// for l = m[k]): the store no longer holds the pooled value at the Put.
+func droppedBetween(info *types.Info, l ast.Expr, body *ast.BlockStmt, from, to token.Pos) bool {
+	want := types.ExprString(l)
+	var mapExpr string
+	if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+		if _, isMap := info.TypeOf(ix.X).Underlying().(*types.Map); isMap {
+			mapExpr = types.ExprString(ix.X)
+		}
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil || n.End() <= from || n.Pos() >= to {
+			return !found && n != nil && !(n.End() <= from || n.Pos() >= to)
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l2 := range n.Lhs {
+				if types.ExprString(l2) == want {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "delete" && mapExpr != "" && len(n.Args) == 2 && types.ExprString(n.Args[0]) == mapExpr {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // branched reports whether the innermost node of stack lies in a branch
