@@ -76,6 +76,8 @@ type state struct {
 	// appendOf maps a variable assigned append(e, ...) to the variable e
 	// is rooted at: b in b := append(*bp, s...) maps to bp.
 	appendOf map[*types.Var]*types.Var
+	// deferredCalls holds the calls of defer statements (see deferred).
+	deferredCalls map[*ast.CallExpr]bool
 }
 
 // cover says which parts of the values a pool hands out are known to be
@@ -591,7 +593,49 @@ func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) flow.EventKind 
 	if fn.Pkg() == st.pass.Pkg {
 		return evLocal
 	}
+	if streamReset(recv) {
+		if st.deferred()[call] {
+			return 0 // defer zw.Close(): runs at return, after the Reset
+		}
+		// A compressor or decompressor (gzip.Writer, zlib, flate, zstd)
+		// keeps the previous user's destination or source until
+		// Reset(w): writing, reading, flushing or closing it before
+		// that goes to the wrong stream.
+		switch name {
+		case "Write", "WriteString", "WriteByte", "Read", "ReadByte", "Flush", "Close", "ReadFrom", "WriteTo":
+			return flow.Write
+		}
+		return 0
+	}
 	return flow.Escape
+}
+
+// deferred returns the calls of the package's defer statements.
+func (st *state) deferred() map[*ast.CallExpr]bool {
+	if st.deferredCalls == nil {
+		st.deferredCalls = map[*ast.CallExpr]bool{}
+		st.ins.Preorder([]ast.Node{(*ast.DeferStmt)(nil)}, func(n ast.Node) {
+			st.deferredCalls[n.(*ast.DeferStmt).Call] = true
+		})
+	}
+	return st.deferredCalls
+}
+
+// streamReset reports whether *t has a method Reset taking one io.Writer
+// or io.Reader: a stream wrapper whose state names its destination or
+// source.
+func streamReset(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "Reset")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 {
+		return false
+	}
+	n, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "io" && (n.Obj().Name() == "Writer" || n.Obj().Name() == "Reader")
 }
 
 // knownType returns "pkg.Name" for the buffer types whose methods we know.
