@@ -24,12 +24,11 @@
 // stream. Resets are Reset, Truncate(0), clear, *p = (*p)[:0], any
 // assignment to the value or to the field written but the write-back of an
 // append to it, and a helper that resets what it is given. It stays quiet
-// when every Put of
-// the same pool in the package resets the value first on every path to it
-// (a reset in one branch of an if, or in a loop, does not count), when the
-// pool is poolkit's bytebuf or slicepool (they reset on their own) or a
-// pool.Pool built WithReset, and as soon as the value is handed to code it
-// cannot see.
+// when every Put of the same pool in the package resets the value first on
+// every path to it (a reset in one branch of an if, or in a loop, does not
+// count), when the pool is poolkit's bytebuf or slicepool (they reset on
+// their own) or a pool.Pool built WithReset, and as soon as the value is
+// handed to code it cannot see.
 //
 // Bad: the second caller's line starts with the first caller's.
 //
