@@ -41,6 +41,11 @@
 //     x.f = nil included, touches memory the pool owns; after Put(x.f), any
 //     use but assigning x.f a new value.
 //
+// A method that puts its own receiver back (zap's buf.Free(), a Close
+// that returns the value to its pool) is a Put of that receiver, and a
+// method of the package that only returns a slice field of its receiver
+// (func (b *Buffer) Bytes() []byte { return b.bs }) aliases it.
+//
 // Copies made before the Put are fine: buf.String(), string(b),
 // bytes.Clone, append([]byte(nil), b...), and a *T dereference of a struct
 // holding no slices or maps. Pools are recognised by poolcall: sync.Pool,
@@ -74,7 +79,8 @@
 // the value goes back. The byte slice of a buffer type (a struct with a
 // Reset method, such as bytebufferpool's ByteBuffer.B) is the exception:
 // Reset truncates it and keeps its memory for the next user. Comparing addresses (got == b), len and cap, and
-// t.Fatalf arguments after Put are not uses. Assigning the variable a new
+// t.Fatalf arguments and testify's Nil, NotNil, Same and NotSame after Put
+// are not uses. Assigning the variable a new
 // value ends the check, also in the init statement of an if, switch or for
 // (if b = pool.Get(); ...); inside a branch or loop body it ends it there,
 // and after the branch only if every way through it assigns the variable

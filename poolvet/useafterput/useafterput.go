@@ -444,8 +444,13 @@ func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ide
 			if len(n.Args) == 1 && isLive(n.Args[0]) && headerOnly(info, n) {
 				return false
 			}
-			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "testing" {
-				return false // t.Fatalf("got %p, want %p", got, b): a test reporting identities
+			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.Pkg() != nil {
+				if fn.Pkg().Path() == "testing" {
+					return false // t.Fatalf("got %p, want %p", got, b): a test reporting identities
+				}
+				if identityAssert(fn) {
+					return false // assert.NotNil(t, ce): the pointer, not what it points to
+				}
 			}
 		case *ast.Ident:
 			if live[info.ObjectOf(n)] {
@@ -455,6 +460,20 @@ func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ide
 		return true
 	})
 	return found
+}
+
+// identityAssert reports whether fn is a testify assertion that looks at
+// a pointer only: Nil, NotNil, Same, NotSame (and their f forms).
+func identityAssert(fn *types.Func) bool {
+	path := fn.Pkg().Path()
+	if !strings.HasSuffix(path, "testify/assert") && !strings.HasSuffix(path, "testify/require") {
+		return false
+	}
+	switch strings.TrimSuffix(fn.Name(), "f") {
+	case "Nil", "NotNil", "Same", "NotSame":
+		return true
+	}
+	return false
 }
 
 // headerOnly reports whether call only looks at its argument's header:
@@ -797,14 +816,26 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *
 // which struct types are zeroed through a pointer (*p = T{}). Memory
 // reached through such a field or type is taken to be released by the
 // code that puts the value back (STYLE.md: drop references before Put).
+//
+// It also records the package's accessors: methods whose body only
+// returns a slice or map field of the receiver (func (b *Buffer) Bytes()
+// []byte { return b.bs }), whose result aliases the value.
 type drops struct {
-	fields map[types.Object]bool
-	types  map[types.Object]bool
+	fields    map[types.Object]bool
+	types     map[types.Object]bool
+	accessors map[*types.Func]bool
 }
 
 func newDrops(pass *analysis.Pass) *drops {
-	d := &drops{fields: map[types.Object]bool{}, types: map[types.Object]bool{}}
+	d := &drops{fields: map[types.Object]bool{}, types: map[types.Object]bool{}, accessors: map[*types.Func]bool{}}
 	info := pass.TypesInfo
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			if fn := accessor(info, decl); fn != nil {
+				d.accessors[fn] = true
+			}
+		}
+	}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			as, ok := n.(*ast.AssignStmt)
@@ -836,6 +867,33 @@ func newDrops(pass *analysis.Pass) *drops {
 		})
 	}
 	return d
+}
+
+// accessor returns the method decl declares when its body is one return
+// of a slice or map field of its receiver (possibly resliced), or nil.
+func accessor(info *types.Info, decl ast.Decl) *types.Func {
+	fd, ok := decl.(*ast.FuncDecl)
+	if !ok || fd.Recv == nil || fd.Body == nil || len(fd.Body.List) != 1 || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return nil
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 || !hasRefs(info.TypeOf(ret.Results[0])) {
+		return nil
+	}
+	recv, _ := info.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	e := ast.Unparen(ret.Results[0])
+	if sl, ok := e.(*ast.SliceExpr); ok {
+		e = ast.Unparen(sl.X)
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || recv == nil || !flow.IsVar(info, sel.X, recv) {
+		return nil
+	}
+	if s := info.Selections[sel]; s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	return fn
 }
 
 func namedOf(t types.Type) types.Object {
@@ -1093,6 +1151,9 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 		}
 		if (fn.Name() == "Bytes" || fn.Name() == "AvailableBuffer") && aliasingBuffer(sig.Recv().Type()) {
 			return strong
+		}
+		if a.drops != nil && a.drops.accessors[fn.Origin()] {
+			return strong // func (b *Buffer) Bytes() []byte { return b.bs }
 		}
 		return none
 	}

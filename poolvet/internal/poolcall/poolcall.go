@@ -146,7 +146,9 @@ type Wrapper struct {
 	Kind Kind
 	// Inner is the forwarded call inside Decl (nil for imported wrappers).
 	Inner *Call
-	// ValueParam is the index of the parameter handed to Put; -1 for Get.
+	// ValueParam is the index of the parameter handed to Put, ValueRecv
+	// when the receiver is (func (b *Buffer) Free() { pool.Put(b) }); -1
+	// for Get.
 	ValueParam int
 	// PoolFrom says where the wrapper finds its pool: PoolGlobal (Global),
 	// PoolRecv (the receiver), PoolParam (parameter PoolParam) or
@@ -163,6 +165,10 @@ type Wrapper struct {
 	// type on its way to the pool.
 	Converts bool
 }
+
+// ValueRecv is Wrapper.ValueParam for a method that puts its receiver
+// back.
+const ValueRecv = -2
 
 // PoolSource says where a wrapper takes its pool from.
 type PoolSource int
@@ -459,6 +465,14 @@ func (st *state) classify(call *ast.CallExpr) *Call {
 	if c.PoolName == "" {
 		c.PoolName = "the pool used by " + fn.Name()
 	}
+	if w.Op == Put && w.ValueParam == ValueRecv {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+				c.Value = sel.X
+				c.ValueType = fn.Type().(*types.Signature).Recv().Type()
+			}
+		}
+	}
 	if w.Op == Put && w.ValueParam >= 0 && w.ValueParam < len(call.Args) {
 		c.Value = call.Args[w.ValueParam]
 		sig := fn.Type().(*types.Signature)
@@ -590,7 +604,10 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 			return nil
 		}
 		i := paramIndex(sig, info.ObjectOf(id))
-		if i < 0 || (w.PoolFrom == PoolParam && i == w.PoolParam) {
+		if i < 0 && sig.Recv() != nil && info.ObjectOf(id) == sig.Recv() && !w.Converts {
+			i = ValueRecv // b.Free() puts b back
+		}
+		if i == -1 || (w.PoolFrom == PoolParam && i == w.PoolParam) {
 			return nil
 		}
 		w.ValueParam = i

@@ -155,3 +155,15 @@ func viaFallback() {
 	putBuf(b) // want `put to bufPool \(bufPool\) value b via putBuf`
 	putBuf(c) // want `put to bufPool \(bufPool\) value c via putBuf`
 }
+
+type freeBuf struct{ b []byte }
+
+var freeBufs = sync.Pool{New: func() any { return new(freeBuf) }} // want `new freeBufs: \*freeBuf`
+
+// free puts its receiver back: a Put wrapper whose value is the receiver.
+func (f *freeBuf) free() { freeBufs.Put(f) } // want `put to freeBufs \(freeBufs\) value f`
+
+func viaFree() {
+	f := freeBufs.Get().(*freeBuf) // want `get from freeBufs`
+	f.free()                       // want `put to freeBufs \(freeBufs\) value f via free`
+}
