@@ -140,13 +140,27 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 			}
 		}
 	}
+	derived := map[types.Object]derivation{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		var v types.Object
 		var what string
 		var call *ast.CallExpr
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			call, v, what = growsInto(ti, n, params)
+			c, lhs, arg, w := growsInto(ti, n, params)
+			switch {
+			case c != nil && got[lhs] != nil:
+				call, v, what = c, lhs, w // grown in place
+			case c != nil && got[arg] != nil:
+				derived[lhs] = derivation{arg, c, w} // a grown copy, for now
+			case len(n.Lhs) == 1 && len(n.Rhs) == 1:
+				// *bp = out: the grown copy written back.
+				if id, ok := ast.Unparen(n.Rhs[0]).(*ast.Ident); ok {
+					if d, ok := derived[ti.ObjectOf(id)]; ok && rootObj(ti, n.Lhs[0]) == d.from {
+						call, v, what = d.call, d.from, d.what
+					}
+				}
+			}
 		case *ast.CallExpr:
 			call = n
 			v, what = grows(pass, n, params)
@@ -227,44 +241,56 @@ func grows(pass *analysis.Pass, call *ast.CallExpr, params map[types.Object]bool
 	return nil, ""
 }
 
-// growsInto recognises an assignment growing a pooled slice through a call
-// that returns it grown: buf.data, err = Append(buf.data[:0], x) or
-// out, err = dec.DecodeAll(src, out[:0]), the result assigned back to the
-// variable an argument of the call is rooted at, and another argument
-// mentioning a parameter (the caller's data).
-func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool) (*ast.CallExpr, types.Object, string) {
+// growsInto recognises an assignment whose call returns a slice grown from
+// one of its arguments: buf.data, err = Append(buf.data[:0], x) or
+// out, err := dec.DecodeAll(src, (*bp)[:0]), another argument mentioning
+// a parameter (the caller's data). It returns the call, the variables the
+// result and that argument are rooted at, and what grows it.
+func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool) (call *ast.CallExpr, lhs, arg types.Object, what string) {
 	if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
-		return nil, nil, ""
+		return nil, nil, nil, ""
 	}
 	call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
 	if !ok {
-		return nil, nil, ""
+		return nil, nil, nil, ""
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, builtin := ti.Uses[id].(*types.Builtin); builtin {
-			return nil, nil, "" // append: grows handles it
+			return nil, nil, nil, "" // append: grows handles it
 		}
 	}
 	if tv, ok := ti.Types[call.Fun]; ok && tv.IsType() {
-		return nil, nil, ""
+		return nil, nil, nil, ""
 	}
-	v := rootObj(ti, as.Lhs[0])
-	if v == nil {
-		return nil, nil, ""
+	lhs = rootObj(ti, as.Lhs[0])
+	if lhs == nil {
+		return nil, nil, nil, ""
 	}
 	if _, ok := ti.TypeOf(as.Lhs[0]).Underlying().(*types.Slice); !ok {
-		return nil, nil, ""
+		return nil, nil, nil, ""
 	}
 	for i, a := range call.Args {
-		if rootObj(ti, a) != v {
+		if _, ok := ti.TypeOf(a).Underlying().(*types.Slice); !ok {
+			continue
+		}
+		root := rootObj(ti, a)
+		if root == nil || params[root] {
 			continue
 		}
 		rest := append(append([]ast.Expr(nil), call.Args[:i]...), call.Args[i+1:]...)
 		if fromParams(ti, rest, params) {
-			return call, v, types.ExprString(call.Fun) + " of caller data"
+			return call, lhs, root, types.ExprString(call.Fun) + " of caller data"
 		}
 	}
-	return nil, nil, ""
+	return nil, nil, nil, ""
+}
+
+// derivation is a slice a call returned grown from a pooled one (out in
+// out, err := dec.DecodeAll(src, (*bp)[:0])).
+type derivation struct {
+	from types.Object // the pooled variable
+	call *ast.CallExpr
+	what string
 }
 
 // helpers answers, for functions of the package, whether they grow or put
@@ -337,6 +363,9 @@ func (h *helpers) growsArg(call *ast.CallExpr, params map[types.Object]bool) (ty
 // or "".
 func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 	ti := h.pass.TypesInfo
+	if _, ok := p.Type().Underlying().(*types.Slice); ok {
+		return "" // the callee grows its copy of the header; the caller's slice stays
+	}
 	params := map[types.Object]bool{}
 	for _, f := range fd.Type.Params.List {
 		for _, name := range f.Names {
@@ -361,7 +390,7 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 				what = w
 			}
 		case *ast.AssignStmt:
-			if _, v, w := growsInto(ti, n, params); v == p {
+			if _, v, _, w := growsInto(ti, n, params); v == p {
 				what = w
 			}
 		}

@@ -127,3 +127,21 @@ func growInHelperConst() {
 	fill(b, []byte("constant"))
 	bufs.Put(b)
 }
+
+// A grown copy written back through the pooled pointer.
+func decodeCopy(dec Decoder, src []byte) error {
+	bp := raws.Get().(*[]byte)
+	out, err := dec.DecodeAll(src, (*bp)[:0])
+	*bp = out
+	raws.Put(bp) // want `raws.Put keeps bp whatever its size \(got on line 133, grown from input on line 134 by dec.DecodeAll of caller data\)`
+	return err
+}
+
+// The grown copy is not written back: the pool keeps the old slice.
+func decodeNoWriteBack(dec Decoder, src []byte) ([]byte, error) {
+	bp := raws.Get().(*[]byte)
+	out, err := dec.DecodeAll(src, (*bp)[:0])
+	res := append([]byte(nil), out...)
+	raws.Put(bp)
+	return res, err
+}
