@@ -610,6 +610,11 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 		if i == -1 || (w.PoolFrom == PoolParam && i == w.PoolParam) {
 			return nil
 		}
+		if assigned(info, fd.Body, info.ObjectOf(id)) {
+			// if p == nil { p = get() ...; defer p.free() }: what goes
+			// back may be a value of the function's own, not the caller's.
+			return nil
+		}
 		w.ValueParam = i
 	case Get:
 		if sig.Results().Len() != 1 || !forwardsGet(info, fd, inner.Call) {
@@ -617,6 +622,32 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 		}
 	}
 	return w
+}
+
+// assigned reports whether the variable obj is assigned, or its address
+// taken, in body.
+func assigned(info *types.Info, body *ast.BlockStmt, obj types.Object) bool {
+	found := false
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.ObjectOf(id) == obj
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				found = found || is(l)
+			}
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.UnaryExpr:
+			found = found || (n.Op == token.AND && is(n.X))
+		case *ast.RangeStmt:
+			found = found || (n.Key != nil && is(n.Key)) || (n.Value != nil && is(n.Value))
+		}
+		return !found
+	})
+	return found
 }
 
 // forwardsGet reports whether every return statement of fd returns the

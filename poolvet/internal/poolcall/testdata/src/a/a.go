@@ -167,3 +167,20 @@ func viaFree() {
 	f := freeBufs.Get().(*freeBuf) // want `get from freeBufs`
 	f.free()                       // want `put to freeBufs \(freeBufs\) value f via free`
 }
+
+// process puts back a value of its own when it is given none: not a Put
+// wrapper of its parameter.
+func process(f *freeBuf) int {
+	if f == nil {
+		f = decodeFree()
+		defer f.free() // want `put to freeBufs \(freeBufs\) value f via free`
+	}
+	return len(f.b)
+}
+
+func decodeFree() *freeBuf { return &freeBuf{} }
+
+func viaProcess(f *freeBuf) {
+	process(f) // not a Put
+	f.free()   // want `put to freeBufs \(freeBufs\) value f via free`
+}
