@@ -65,7 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Wrapper != nil && !pc.PlainGetWrapper(c.Wrapper) {
 			continue // the wrapper may zero the value
 		}
-		b := poolcall.BindGet(pass.TypesInfo, ins, c.Call)
+		b := poolcall.BindGet(pass.TypesInfo, ins, c)
 		if b == nil || !decodable(b.X.Type()) {
 			continue
 		}

@@ -54,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.Reportf(c.Call.Pos(), "nothing in this package puts back into %s (every Get allocates through New)", c.PoolName)
 			continue
 		}
-		cur, ok := ins.Root().FindNode(c.Call)
+		cur, ok := poolcall.Find(ins, c)
 		if !ok {
 			continue
 		}

@@ -327,8 +327,11 @@ func (st *state) skipped(c *poolcall.Call) string {
 		if c = st.pc.Unwrap(c); c == nil {
 			return ""
 		}
+		if bc := st.pc.ByCall[c.Call]; bc != nil {
+			c = bc // the same call, with its cursor
+		}
 	}
-	cur, ok := st.ins.Root().FindNode(c.Call)
+	cur, ok := poolcall.Find(st.ins, c)
 	if !ok {
 		return ""
 	}

@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Wrapper != nil && !pc.PlainGetWrapper(c.Wrapper) {
 			continue // the wrapper may reset
 		}
-		b := poolcall.BindGet(pass.TypesInfo, ins, c.Call)
+		b := poolcall.BindGet(pass.TypesInfo, ins, c)
 		if b == nil {
 			continue
 		}

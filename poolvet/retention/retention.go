@@ -74,7 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if v == nil {
 			continue
 		}
-		if body := enclosingBody(ins, c.Call); body == nil || guarded(pass.TypesInfo, body, v) {
+		if body := enclosingBody(ins, c); body == nil || guarded(pass.TypesInfo, body, v) {
 			continue
 		}
 		d := analysis.Diagnostic{
@@ -517,9 +517,9 @@ func rootObj(ti *types.Info, e ast.Expr) types.Object {
 	return nil
 }
 
-// enclosingBody returns the body of the innermost function around n.
-func enclosingBody(ins *inspector.Inspector, n ast.Node) *ast.BlockStmt {
-	cur, ok := ins.Root().FindNode(n)
+// enclosingBody returns the body of the innermost function around c.
+func enclosingBody(ins *inspector.Inspector, c *poolcall.Call) *ast.BlockStmt {
+	cur, ok := poolcall.Find(ins, c)
 	if !ok {
 		return nil
 	}
@@ -649,7 +649,7 @@ const maxRetained = "64<<10"
 // expression: b.Cap() for the buffer types, cap(*p) for a pointer to a
 // slice, cap(s) for a slice.
 func guardFix(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Call) *analysis.SuggestedFix {
-	cur, ok := ins.Root().FindNode(c.Call)
+	cur, ok := poolcall.Find(ins, c)
 	if !ok {
 		return nil
 	}

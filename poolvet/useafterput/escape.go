@@ -422,7 +422,7 @@ func checkFieldPut(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Ca
 	if t := info.TypeOf(sel); t == nil || (!addr && !mayShare(t, 0)) {
 		return
 	}
-	cur, ok := ins.Root().FindNode(c.Call)
+	cur, ok := poolcall.Find(ins, c)
 	if !ok {
 		return
 	}

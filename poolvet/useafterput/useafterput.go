@@ -49,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !isAddr(pass.TypesInfo, c.Value) && !mayShare(x.Type(), 0) {
 			continue // Put(v) of a plain value stores a copy: v stays ours
 		}
-		cur, ok := ins.Root().FindNode(c.Call)
+		cur, ok := poolcall.Find(ins, c)
 		if !ok {
 			continue
 		}

@@ -81,6 +81,8 @@ type Call struct {
 	Call *ast.CallExpr
 	Op   Op
 	Kind Kind
+	// Cursor is the call's place in the package's syntax (see Find).
+	Cursor inspector.Cursor
 
 	// Pool is the variable or field holding the pool the call operates on,
 	// or nil when it cannot be named (a pool returned by a call, bytebuf's
@@ -109,6 +111,17 @@ type Call struct {
 	// p.Put((*[N]byte)(b)) }): the pool then receives a value whose type
 	// is not Value's.
 	Converted bool
+}
+
+// Find returns the cursor of the pool call c, or of a call of the package
+// that is one (the inner call of a wrapper), without a walk of the
+// package's syntax when poolcall recorded it; it falls back to
+// Cursor.FindNode.
+func Find(ins *inspector.Inspector, c *Call) (inspector.Cursor, bool) {
+	if c.Cursor.Valid() {
+		return c.Cursor, true
+	}
+	return ins.Root().FindNode(c.Call)
 }
 
 // Pos is where the call is.
@@ -269,12 +282,13 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	st.collectFresh(decls)
 
-	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-		if c := st.classify(n.(*ast.CallExpr)); c != nil {
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		if c := st.classify(cur.Node().(*ast.CallExpr)); c != nil {
+			c.Cursor = cur
 			info.Calls = append(info.Calls, c)
 			info.ByCall[c.Call] = c
 		}
-	})
+	}
 	st.collectNew(ins)
 	return info, nil
 }
