@@ -242,7 +242,8 @@ func (sc *afterScan) scan(n ast.Node) {
 	case *ast.ForStmt:
 		sc.scan(n.Init)
 		sc.check(n.Cond)
-		sc.branches(true, n.Body, n.Post)
+		// The body then the post statement, or neither.
+		sc.branches(true, &ast.BlockStmt{List: []ast.Stmt{n.Body, n.Post}})
 	case *ast.RangeStmt:
 		sc.check(n.X)
 		sc.branches(true, n.Body)

@@ -127,3 +127,13 @@ func TestNotRetaken(t *testing.T) {
 	}
 	_ = s.buf // want `s is used after it was put back`
 }
+
+// The post statement runs after the body, which took a new value.
+func reassignBeforePost(n int) {
+	e := get()
+	put(e)
+	for i := 0; i < n; e.buf = nil {
+		e = get()
+		i++
+	}
+}
