@@ -46,6 +46,16 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 	}
 	al := newAliaser(info, x, body, put.drops)
 	joins := joinPositions(info, body)
+	// pooled says whether e is x, or memory x keeps, and names it.
+	pooled := func(e ast.Expr) (string, bool) {
+		switch k := al.kind(e); {
+		case k == self:
+			return x.Name(), true
+		case k == strong && al.retained(put.opaque, e):
+			return "memory of " + x.Name(), true
+		}
+		return "", false
+	}
 	for _, s := range pre {
 		switch s.(type) {
 		case *ast.CaseClause, *ast.CommClause:
@@ -76,16 +86,9 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 				if putGuarded && branched(stack) {
 					break
 				}
-				k := al.kind(n.Value)
-				if k != self && (k != strong || !al.retained(put.opaque, n.Value)) {
+				what, ok := pooled(n.Value)
+				if !ok || joinedBetween(joins, n.End(), c.Pos()) {
 					break
-				}
-				if joinedBetween(joins, n.End(), c.Pos()) {
-					break
-				}
-				what := x.Name()
-				if k == strong {
-					what = "memory of " + what
 				}
 				pass.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(),
 					Message: fmt.Sprintf("sends %s on a channel before the Put on line %d puts %s back into %s (the receiver may still be using it)",
@@ -98,16 +101,9 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 					if !outlives(info, l, body) || al.kind(l) != none || isSink(info, l) {
 						continue // b.B = b.B[:0] keeps b's memory in b; sink = v defeats the optimizer
 					}
-					k := al.kind(n.Rhs[i])
-					if k != self && (k != strong || !al.retained(put.opaque, n.Rhs[i])) {
+					what, ok := pooled(n.Rhs[i])
+					if !ok || droppedBetween(info, l, body, n.End(), c.Pos()) {
 						continue
-					}
-					if droppedBetween(info, l, body, n.End(), c.Pos()) {
-						continue
-					}
-					what := x.Name()
-					if k == strong {
-						what = "memory of " + what
 					}
 					pass.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(),
 						Message: fmt.Sprintf("stores %s in %s, which outlives the Put on line %d that puts %s back into %s",
