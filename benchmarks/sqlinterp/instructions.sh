@@ -16,7 +16,7 @@
 set -eu
 bin=$(mktemp)
 trap 'rm -f "$bin" "$bin".out' EXIT
-CGO_ENABLED=0 GOTOOLCHAIN=go1.24.0 go test -c -o "$bin" ./sqlinterp
+CGO_ENABLED=0 go test -c -o "$bin" ./sqlinterp
 count() { # bench iterations
 	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind \
 		--callgrind-out-file="$bin".out "$bin" -test.run '^$' -test.bench "$1" -test.benchtime "$2"x 2>&1 |

@@ -110,18 +110,28 @@ func AppendPadded(dst []byte, u uint64, width int) []byte {
 	return dst
 }
 
+// pow10f[k] is pow10[k] as a float64, exact, for AppendShortFloat.
+var pow10f = func() (p [MaxPlaces + 1]float64) {
+	for k := range p {
+		p[k] = float64(pow10[k])
+	}
+	return p
+}()
+
 // shortMax bounds the floats AppendShortFloat writes and the integers n
 // it tries: below 10^15 a float64's spacing is less than a quarter of
 // 10^-k at the magnitude of any n/10^k.
 const shortMax = 1e15
 
-// shortPlaces is the most fractional digits AppendShortFloat tries.
-const shortPlaces = 12
+// MaxPlaces is the most fractional digits AppendShortFloat tries.
+const MaxPlaces = 12
 
 // AppendShortFloat appends f as strconv.AppendFloat(dst, f, 'f', -1, 64)
 // does, the shortest decimal that reads back as f, when f is the float
-// nearest to a decimal n/10^k with n < 10^15 and k <= 12 fractional
-// digits, as prices, weights and ratings are, and 1e-6 <= |f| < 10^15. For
+// nearest to a decimal n/10^k with n < 10^15 and k <= places fractional
+// digits, as prices, weights and ratings are, and 1e-6 <= |f| < 10^15.
+// places is from 0 to MaxPlaces; the fewer, the sooner it gives up on a
+// float that is no short decimal, such as math.Pi, trying each k in turn. For
 // any other f (zero, NaN and the infinities among them) it returns dst
 // unchanged and false, and the caller formats f with strconv. In the
 // range 1e-4 <= |f| < 1e6 strconv's 'g' format writes the same text.
@@ -138,13 +148,13 @@ const shortPlaces = 12
 // (one instruction where math.Round is a call): a tie, a·10^k exactly half
 // way between two integers, is never within 0.5 of an n that passes, and
 // whichever neighbour it picks is checked by the division like any other.
-func AppendShortFloat(dst []byte, f float64) ([]byte, bool) {
+func AppendShortFloat(dst []byte, f float64, places int) ([]byte, bool) {
 	a := math.Abs(f)
 	if !(a >= 1e-6 && a < shortMax) {
 		return dst, false
 	}
-	for k := 0; k <= shortPlaces; k++ {
-		p := float64(int64(pow10[k]))
+	places = max(0, min(places, MaxPlaces))
+	for k, p := range pow10f[:places+1] {
 		n := math.RoundToEven(a * p)
 		if n >= shortMax {
 			return dst, false
@@ -168,7 +178,7 @@ func AppendShortFloat(dst []byte, f float64) ([]byte, bool) {
 			Put(b[i:i+l], u)
 			return dst[:at+i+l], true
 		}
-		pk := pow10[k]
+		pk := pow10[k&31]
 		ip, fp := u/pk, u%pk
 		l := Len(ip)
 		Put(b[i:i+l], ip)

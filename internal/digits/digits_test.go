@@ -159,7 +159,7 @@ func TestAppendShortFloat(t *testing.T) {
 	took := 0
 	for _, f := range shortFloats() {
 		for _, f := range []float64{f, -f} {
-			got, ok := AppendShortFloat(canary("x"), f)
+			got, ok := AppendShortFloat(canary("x"), f, MaxPlaces)
 			if !ok {
 				if string(got) != "x" {
 					t.Errorf("AppendShortFloat(%v) refused but wrote %q", f, got)
@@ -181,8 +181,17 @@ func TestAppendShortFloat(t *testing.T) {
 	if took < 20000 {
 		t.Errorf("AppendShortFloat took only %d floats", took)
 	}
+	for places := range MaxPlaces + 1 {
+		f := 1 + 1/math.Pow(10, float64(places)) // 1.1, 1.01, …: places fractional digits
+		if _, ok := AppendShortFloat(nil, f, places); !ok {
+			t.Errorf("AppendShortFloat(%v, %d) refused it", f, places)
+		}
+		if _, ok := AppendShortFloat(nil, f, places-1); ok && places > 0 {
+			t.Errorf("AppendShortFloat(%v, %d) took it, with more places than allowed", f, places-1)
+		}
+	}
 	for _, f := range []float64{1, 0.25, 1234.5678, 123456789012345, 0.000001} {
-		if _, ok := AppendShortFloat(nil, f); !ok {
+		if _, ok := AppendShortFloat(nil, f, MaxPlaces); !ok {
 			t.Errorf("AppendShortFloat(%v) refused a short decimal", f)
 		}
 	}
@@ -190,10 +199,10 @@ func TestAppendShortFloat(t *testing.T) {
 
 func FuzzAppendShortFloat(f *testing.F) {
 	for _, v := range shortFloats()[:40] {
-		f.Add(v)
+		f.Add(v, uint8(MaxPlaces))
 	}
-	f.Fuzz(func(t *testing.T, v float64) {
-		got, ok := AppendShortFloat(canary("x"), v)
+	f.Fuzz(func(t *testing.T, v float64, places uint8) {
+		got, ok := AppendShortFloat(canary("x"), v, int(places%16))
 		if !ok {
 			return
 		}
@@ -212,7 +221,7 @@ func TestAllocs(t *testing.T) {
 	n := testing.AllocsPerRun(100, func() {
 		b := AppendInt(buf, math.MinInt64)
 		b = AppendPadded(b, 7, 9)
-		b, _ = AppendShortFloat(b, -1234.5678)
+		b, _ = AppendShortFloat(b, -1234.5678, 4)
 		Put(b[:4], 2026)
 	})
 	if n != 0 {
