@@ -65,14 +65,13 @@ func Len(u uint64) int {
 // the left: Put(b[:4], 7) writes "0007", Put(b[:2], 1234) writes "34".
 // With len(b) == Len(u) it writes u's digits exactly.
 func Put(b []byte, u uint64) {
-	i := len(b)
-	for i >= 2 {
+	for i := len(b) - 2; i >= 0; i -= 2 {
 		q := u / 100
-		i -= 2
-		*(*[2]byte)(b[i:]) = pairs[u-q*100]
+		p := &pairs[u-q*100]
+		b[i], b[i+1] = p[0], p[1]
 		u = q
 	}
-	if i == 1 {
+	if len(b)%2 == 1 {
 		b[0] = byte('0' + u%10)
 	}
 }

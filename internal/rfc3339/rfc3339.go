@@ -38,7 +38,8 @@ func Append(dst []byte, t time.Time, nanos bool) []byte {
 	if year >= 0 && year <= 9999 {
 		at := len(dst)
 		dst = dst[:at+4]
-		digits.Put(dst[at:], uint64(year))
+		put2(dst[at:], year/100)
+		put2(dst[at+2:], year%100)
 	} else {
 		dst = appendWideYear(dst, year)
 		dst = slices.Grow(dst, 31)
