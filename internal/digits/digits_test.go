@@ -228,3 +228,24 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("writers with room allocated %v times, want 0", n)
 	}
 }
+
+func FuzzAppendInt(f *testing.F) {
+	f.Add(int64(0), uint64(0), uint8(0))
+	f.Add(int64(math.MinInt64), uint64(math.MaxUint64), uint8(21))
+	f.Fuzz(func(t *testing.T, i int64, u uint64, width uint8) {
+		if got, want := AppendInt(canary("x"), i), "x"+strconv.FormatInt(i, 10); string(got) != want {
+			t.Errorf("AppendInt(%d) = %q, want %q", i, got, want)
+		}
+		if got, want := AppendUint(canary("x"), u), "x"+strconv.FormatUint(u, 10); string(got) != want {
+			t.Errorf("AppendUint(%d) = %q, want %q", u, got, want)
+		}
+		w := int(width % 24)
+		s := strconv.FormatUint(u, 10)
+		want := "x" + strings.Repeat("0", max(w-len(s), 0)) + s
+		got := AppendPadded(canary("x"), u, w)
+		if string(got) != want {
+			t.Errorf("AppendPadded(%d, %d) = %q, want %q", u, w, got, want)
+		}
+		checkCanary(t, "AppendPadded", got)
+	})
+}
