@@ -113,15 +113,21 @@ func TestAppendInt(t *testing.T) {
 func TestAppendPadded(t *testing.T) {
 	for _, u := range edges() {
 		for width := range 24 {
-			s := strconv.FormatUint(u, 10)
-			want := "x" + strings.Repeat("0", max(width-len(s), 0)) + s
-			got := AppendPadded(canary("x"), u, width)
-			if string(got) != want {
-				t.Errorf("AppendPadded(%d, %d) = %q, want %q", u, width, got, want)
-			}
-			checkCanary(t, "AppendPadded", got)
+			checkPadded(t, u, width)
 		}
 	}
+}
+
+// checkPadded checks AppendPadded(u, width) against strconv, zero-padded.
+func checkPadded(t *testing.T, u uint64, width int) {
+	t.Helper()
+	s := strconv.FormatUint(u, 10)
+	want := "x" + strings.Repeat("0", max(width-len(s), 0)) + s
+	got := AppendPadded(canary("x"), u, width)
+	if string(got) != want {
+		t.Errorf("AppendPadded(%d, %d) = %q, want %q", u, width, got, want)
+	}
+	checkCanary(t, "AppendPadded", got)
 }
 
 func TestPut(t *testing.T) {
@@ -239,13 +245,6 @@ func FuzzAppendInt(f *testing.F) {
 		if got, want := AppendUint(canary("x"), u), "x"+strconv.FormatUint(u, 10); string(got) != want {
 			t.Errorf("AppendUint(%d) = %q, want %q", u, got, want)
 		}
-		w := int(width % 24)
-		s := strconv.FormatUint(u, 10)
-		want := "x" + strings.Repeat("0", max(w-len(s), 0)) + s
-		got := AppendPadded(canary("x"), u, w)
-		if string(got) != want {
-			t.Errorf("AppendPadded(%d, %d) = %q, want %q", u, w, got, want)
-		}
-		checkCanary(t, "AppendPadded", got)
+		checkPadded(t, u, int(width%24))
 	})
 }
