@@ -61,9 +61,9 @@ func Len(u uint64) int {
 	return int(t) + 1
 }
 
-// Put writes the last len(b) decimal digits of u into b, zero-padded on
-// the left: Put(b[:4], 7) writes "0007", Put(b[:2], 1234) writes "34".
-// With len(b) == Len(u) it writes u's digits exactly.
+// Put writes u into b as len(b) decimal digits, zero-padded on the left:
+// Put(b[:4], 7) writes "0007". u must be below 10^len(b); with len(b) ==
+// Len(u) it writes u's digits exactly.
 func Put(b []byte, u uint64) {
 	for i := len(b) - 2; i >= 0; i -= 2 {
 		q := u / 100
@@ -72,7 +72,7 @@ func Put(b []byte, u uint64) {
 		u = q
 	}
 	if len(b)%2 == 1 {
-		b[0] = byte('0' + u%10)
+		b[0] = byte('0' + u) // u < 10: the digit left
 	}
 }
 
