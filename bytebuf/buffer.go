@@ -1,7 +1,8 @@
-// Package bytebuf provides Buffer, an append-friendly byte buffer with
-// strconv-style appenders, and Pool, a pool of Buffers that learns the sizes
-// it serves so new buffers start at a useful capacity and rare huge buffers
-// are dropped instead of retained.
+// Package bytebuf provides Buffer, a byte buffer with strconv-style
+// appenders, and Pool, a pool of Buffers that calibrates its sizes.
+//
+// Pool learns the sizes it serves, so new buffers start at a useful
+// capacity and rare huge buffers are dropped instead of retained.
 //
 // Get a buffer from a Pool (or the package's default pool with Get), append
 // to it, copy or write out what it holds, and Put it back. The bytes returned

@@ -1,6 +1,8 @@
 // Package gzpool compresses and decompresses gzip with pooled writers and
-// readers, so that a hot path pays for gzip's large internal state once
-// rather than on every call.
+// readers, appending to the caller's buffers.
+//
+// A hot path pays for gzip's large internal state once rather than on
+// every call.
 //
 // Creating a gzip writer costs hundreds of kilobytes of tables and tens of
 // allocations; creating a reader costs a bufio.Reader and an inflater. This

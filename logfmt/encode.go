@@ -1,6 +1,9 @@
-// Package logfmt writes log records in logfmt, the line format of
-// space-separated key=value pairs that Heroku popularised and that
-// github.com/go-logfmt/logfmt and Grafana Loki's logfmt parser read:
+// Package logfmt writes logfmt log lines without allocating: a Line
+// writer, a log/slog handler and an HTTP access log.
+//
+// logfmt is the line format of space-separated key=value pairs that Heroku
+// popularised and that github.com/go-logfmt/logfmt and Grafana Loki's
+// logfmt parser read:
 //
 //	time=2006-01-02T15:04:05Z level=INFO msg="request done" path=/search status=200 took=1.5ms
 //

@@ -1,7 +1,8 @@
-// Package pool provides Pool, a type-safe wrapper around sync.Pool that
-// allocates nothing per Get or Put for any element type, resets objects as
-// they come back, can refuse to keep objects that should not be retained, and
-// can count its traffic.
+// Package pool provides Pool, a type-safe sync.Pool that allocates nothing
+// per Get or Put for any element type.
+//
+// A Pool resets objects as they come back, can refuse to keep objects that
+// should not be retained, and can count its traffic.
 //
 // A Pool fits the same cases as sync.Pool: many short-lived objects of one
 // kind, created and dropped at a high rate by many goroutines, where reusing

@@ -1,7 +1,7 @@
-// Package poolstats publishes the counts of named poolkit pools where
-// operators look: expvar's /debug/vars, and through Read, any metrics
-// system (github.com/poolkit/poolkit/poolprom builds a Prometheus
-// collector on it).
+// Package poolstats publishes the counts of named pools to expvar's
+// /debug/vars, and through Read to any metrics system.
+//
+// github.com/poolkit/poolkit/poolprom builds a Prometheus collector on it.
 //
 // A pool's counts say what an operator wants to know of it: the hit
 // ratio, 1 - News/Gets, the share of Gets served without allocating, and

@@ -1,7 +1,8 @@
-// Package slicepool provides Pool, a pool of slices sorted into
-// power-of-two size classes, so that a Get(n) always returns a slice that can
-// hold n elements without growing, and neither Get nor Put allocates in
-// steady state.
+// Package slicepool provides Pool, a pool of slices in power-of-two size
+// classes whose Get(n) never has to grow.
+//
+// A Get(n) always returns a slice that can hold n elements without
+// growing, and neither Get nor Put allocates in steady state.
 //
 // Pooling a slice through a raw sync.Pool is easy to get wrong: Put(s)
 // boxes the three-word slice header into a new interface on every call (one

@@ -1,6 +1,7 @@
 // Package sqlinterp interpolates arguments into MySQL and MariaDB queries on
-// the client side, replacing each ? placeholder with an escaped SQL literal,
-// without allocating when the caller supplies the buffer.
+// the client side, without allocating when the caller supplies the buffer.
+//
+// Each ? placeholder is replaced with an escaped SQL literal.
 //
 // Client-side interpolation saves the prepare and close round trips of a
 // server-side prepared statement; go-sql-driver/mysql does it when its

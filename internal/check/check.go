@@ -1,7 +1,8 @@
-// Package check holds what poolkit's checked mode (-tags poolkitcheck)
-// shares across the pool packages: where a Put happened, how a report is
-// worded, page-protected memory for pointer-free data, and checksums of
-// memory on the Go heap.
+// Package check holds what the pool packages share for checked mode
+// (-tags poolkitcheck).
+//
+// That is where a Put happened, how a report is worded, page-protected
+// memory for pointer-free data, and checksums of memory on the Go heap.
 //
 // Everything here is reached only behind `if check.Enabled`, a constant, so
 // a build without the tag compiles none of it into the pools' code paths.

@@ -1,5 +1,6 @@
-// Package goenv asks the go command on PATH where its Go installation is,
-// as runtime.GOROOT's deprecation note says to: the root a binary was built
+// Package goenv asks the go command on PATH where its Go installation is.
+//
+// runtime.GOROOT's deprecation note says to: the root a binary was built
 // with means nothing once the binary is copied to another machine, and a
 // test binary built by "go test" finds that go command first on its PATH.
 package goenv

@@ -1,7 +1,8 @@
-// Package memprof reads Go memory profiles (the pprof format that
-// runtime/pprof, go test -memprofile and net/http/pprof's allocs and heap
-// endpoints write) into allocation stacks, and sorts frames into the
-// runtime, libraries and the user's own code. poolkit allocs is built on
+// Package memprof reads Go memory profiles into allocation stacks, and
+// sorts frames into the runtime, libraries and the user's own code.
+//
+// The profiles are the pprof format that runtime/pprof, go test
+// -memprofile and net/http/pprof's allocs and heap endpoints write. poolkit allocs is built on
 // it, both for benchmarks and for a running service.
 package memprof
 

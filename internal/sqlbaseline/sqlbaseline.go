@@ -1,8 +1,9 @@
-// Package sqlbaseline holds the SQL interpolators that poolkit's
-// sqlinterp is measured against, and the query they are measured on: the
-// query and arguments of go-sql-driver/mysql's BenchmarkInterpolation, one
-// value of each type database/sql hands a driver, the strings holding a
-// quote, a double quote, a bell and a NUL.
+// Package sqlbaseline holds the SQL interpolators that sqlinterp is
+// measured against, and the query they are measured on.
+//
+// The query and arguments are those of go-sql-driver/mysql's
+// BenchmarkInterpolation: one value of each type database/sql hands a
+// driver, the strings holding a quote, a double quote, a bell and a NUL.
 //
 // The baselines follow methane's article on allocation-aware Go
 // ("Goでアロケーションに気をつけたコードを書く方法", 2015), which tuned

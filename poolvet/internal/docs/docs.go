@@ -1,6 +1,8 @@
-// Package docs extracts an analyzer's documentation from its doc.go, the
-// way golang.org/x/tools/go/analysis/passes do: the package comment holds a
-// heading "# Analyzer name", and the text under it is the analyzer's Doc.
+// Package docs extracts an analyzer's documentation from its doc.go.
+//
+// It works the way golang.org/x/tools/go/analysis/passes do: the package
+// comment holds a heading "# Analyzer name", and the text under it is the
+// analyzer's Doc.
 package docs
 
 import (

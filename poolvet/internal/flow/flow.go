@@ -1,6 +1,7 @@
 // Package flow holds the syntax helpers the poolvet analyzers share to
-// follow a local variable through the statements of a function: the
-// statement list a node holds, the statements before a statement, whether a
+// follow a local variable through the statements of a function.
+//
+// They give the statement list a node holds, the statements before a statement, whether a
 // node mentions a variable, the enclosing function; the one way to find the
 // variable at the root of an expression (Root, RootIdent), to strip
 // conversions (Unconvert, StripConversions) and to name a field path below

@@ -1,7 +1,9 @@
-// Package benchallocs finds where benchmarks allocate: it runs each
-// benchmark of a package with every allocation sampled and attributes the
-// allocations per operation to their sites, with the compiler's
-// escape-analysis reason and poolkit's advice.
+// Package benchallocs finds where benchmarks allocate, per operation and
+// per site.
+//
+// It runs each benchmark of a package with every allocation sampled and
+// attributes the allocations per operation to their sites, with the
+// compiler's escape-analysis reason and poolkit's advice.
 //
 // A heap profile covers a whole process, and
 // package testing sets no profile labels, so Run runs one process per

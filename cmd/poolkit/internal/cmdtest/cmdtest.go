@@ -1,6 +1,8 @@
 // Package cmdtest holds the test helpers that poolkit's command and its
-// internal packages share: modules written for a test to build, and the
-// testdata/hotpaths program's marked lines.
+// internal packages share.
+//
+// They are modules written for a test to build, and the testdata/hotpaths
+// program's marked lines.
 package cmdtest
 
 import (

@@ -1,7 +1,9 @@
-// Package profallocs reads the memory profile of a running service, from
-// a file or from its net/http/pprof endpoint, and reports the sites that
-// allocate most per second, each with the first frame in the user's code
-// and the poolkit package that removes the allocation where one applies.
+// Package profallocs reports the sites that allocate most in a running
+// service's memory profile.
+//
+// It reads the profile from a file or from the service's net/http/pprof
+// endpoint, and gives each site the first frame in the user's code and the
+// poolkit package that removes the allocation where one applies.
 package profallocs
 
 import (

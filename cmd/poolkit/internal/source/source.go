@@ -1,6 +1,8 @@
-// Package source reads the lines of the source files a memory profile
-// names, wherever they are at hand, and tells which cannot be the ones the
-// profiled binary was built from.
+// Package source reads the source lines a memory profile names, and tells
+// which cannot match the profiled binary.
+//
+// It looks for the files wherever they are at hand: the working tree, the
+// module cache and GOROOT.
 package source
 
 import (

@@ -1,7 +1,8 @@
-// Package workloads holds the cases that `poolkit bench` measures: each
-// workload of a published article on sync.Pool as a naive version, the
-// article's pooled version and poolkit's, registered by one file per
-// workload. The articles:
+// Package workloads holds the cases that `poolkit bench` measures.
+//
+// Each workload of a published article on sync.Pool is there as a naive
+// version, the article's pooled version and poolkit's, registered by one
+// file per workload. The articles:
 //
 //   - ludwig125, "golangのsync.Poolで速度改善したい": string replication,
 //     gzip, gunzip, JSON encode and decode, and the sync.Pool
