@@ -816,7 +816,8 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *
 // (assigned nil or a composite literal: x.f = nil, x.sink = sink{}) and
 // which struct types are zeroed through a pointer (*p = T{}). Memory
 // reached through such a field or type is taken to be released by the
-// code that puts the value back (STYLE.md: drop references before Put).
+// code that puts the value back (references are dropped before Put, so the
+// pool pins nothing).
 //
 // It also records the package's accessors: methods whose body only
 // returns a slice or map field of the receiver (func (b *Buffer) Bytes()

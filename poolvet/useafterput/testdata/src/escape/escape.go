@@ -291,7 +291,7 @@ func (c *conn) releaseRight() {
 	slicePool.Put(&b)
 }
 
-// Dropping the reference after Put(f.payload) is right (STYLE.md).
+// Dropping the reference after Put(f.payload) is right: the pool pins nothing.
 func (f *frame) closeRight() {
 	bufPool.Put(f.payload)
 	f.payload = nil

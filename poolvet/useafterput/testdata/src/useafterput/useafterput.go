@@ -346,7 +346,7 @@ func closureAfter() func() int {
 	return func() int { return 0 }
 }
 
-// Fields dropped before Put (STYLE.md: drop references): the slice in the
+// Fields dropped before Put, so the pool pins nothing: the slice in the
 // field belongs to the caller, not to the pool.
 type outSink struct{ dst []byte }
 
