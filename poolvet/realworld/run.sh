@@ -62,7 +62,13 @@ while read -r mod ver tag; do
 	if [ ! -d "$dir" ]; then
 		src=$(go mod download -json "$mod@$ver" | sed -n 's/^	"Dir": "\(.*\)",$/\1/p')
 		[ -n "$src" ] || { echo "$mod@$ver: go mod download gave no directory" >&2; exit 1; }
-		cp -r "$src" "$dir.tmp" && chmod -R u+w "$dir.tmp" && mv "$dir.tmp" "$dir"
+		cp -r "$src" "$dir.tmp" && chmod -R u+w "$dir.tmp"
+		# A module from before modules (bytebufferpool v1.0.0) has no
+		# go.mod: give it one, with its imports at their newest versions.
+		if [ ! -f "$dir.tmp/go.mod" ]; then
+			(cd "$dir.tmp" && go mod init "$mod" 2>/dev/null && go mod tidy)
+		fi
+		mv "$dir.tmp" "$dir"
 	fi
 	(cd "$dir" && go mod download && vet "$name")
 	args="$args $mod=$dir"
