@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/poolvet"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
@@ -40,6 +41,15 @@ func TestAnalyzers(t *testing.T) {
 			t.Errorf("analyzer %s: Doc kept source lines: %q", a.Name, a.Doc)
 		}
 	}
+	// The directive tells names from reasons by this list.
+	if len(ignore.Names) != len(all) {
+		t.Errorf("ignore.Names has %d names, want the %d analyzers", len(ignore.Names), len(all))
+	}
+	for _, a := range all {
+		if !ignore.Names[a.Name] {
+			t.Errorf("ignore.Names lacks %s", a.Name)
+		}
+	}
 	for _, a := range def {
 		if a.Name == "retention" {
 			t.Errorf("retention is opt-in but in the default set")
@@ -47,12 +57,19 @@ func TestAnalyzers(t *testing.T) {
 	}
 }
 
+// TestIgnore runs every analyzer over a package of its own findings, each
+// repeated with and without //poolvet:ignore directives: naming it or
+// not, on the line or the line above, with and without a reason.
 func TestIgnore(t *testing.T) {
-	var nonptrput *analysis.Analyzer
+	for _, a := range poolvet.Analyzers(true) {
+		t.Run(a.Name, func(t *testing.T) {
+			analysistest.Run(t, analysistest.TestData(), a, "ignore/"+a.Name)
+		})
+	}
+	// The SA6002 suppressions staticcheck users already have.
 	for _, a := range poolvet.Analyzers(false) {
 		if a.Name == "nonptrput" {
-			nonptrput = a
+			analysistest.Run(t, analysistest.TestData(), a, "ignore")
 		}
 	}
-	analysistest.Run(t, analysistest.TestData(), nonptrput, "ignore")
 }

@@ -190,6 +190,7 @@ func sliceTrap2() error {
 	arr := (*slicePoolPtr1.Get().(*[]int))[:0]
 	arr = append(arr, 42)
 	err := consumeInts(arr)
+	//poolvet:ignore nonptrput the article's trap, measured as published: &arr moves arr to the heap
 	slicePoolPtr1.Put(&arr)
 	return err
 }

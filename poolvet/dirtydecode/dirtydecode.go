@@ -15,6 +15,7 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -28,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Extract(doc, "dirtydecode"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/dirtydecode",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("dirtydecode", run),
 }
 
 // decoders maps a decoding function or method to the index of the argument
@@ -64,7 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Wrapper != nil && !pc.PlainGetWrapper(c.Wrapper) {
 			continue // the wrapper may zero the value
 		}
-		b := poolcall.BindGet(pass.TypesInfo, ins, c.Call)
+		b := poolcall.BindGet(pass.TypesInfo, ins, c)
 		if b == nil || !decodable(b.X.Type()) {
 			continue
 		}
@@ -252,7 +253,7 @@ func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev flow.Event) 
 	}
 	diag := analysis.Diagnostic{
 		Pos: ev.Call.Pos(), End: ev.Call.End(),
-		Message: fmt.Sprintf("dirty decode: %s decodes into %s, taken from %s on line %d and not zeroed: %s",
+		Message: fmt.Sprintf("%s decodes into %s, taken from %s on line %d and not zeroed (%s)",
 			ev.Name, b.X.Name(), get.PoolName, pass.Fset.Position(get.Pos()).Line, what),
 	}
 	if text := st.zeroText(b); text != "" {

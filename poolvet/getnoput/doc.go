@@ -24,7 +24,10 @@
 // or handed on is reported at the continue or break. And a Get from a
 // pool nothing in the package puts back into (an unexported variable or
 // field, named only by its Gets and its set-up) is reported at the Get:
-// such a pool allocates on every Get. A value of interface type (h :=
+// such a pool allocates on every Get. A Put that never runs counts as
+// none: one after an early return on a flag that is always true, a
+// constant or an unexported package variable nothing assigns (func
+// release(b *T) { if !reuse { return }; pool.Put(b) }). A value of interface type (h :=
 // pool.Get().(hash.Hash)) that a function gets and never puts back nor
 // hands on, only calling its methods, is reported at the Get too. Test
 // files are left out of these two rules.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Extract(doc, "getnoput"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getnoput",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("getnoput", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -39,17 +40,21 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
-	st := &state{pass: pass, pc: pc, cfgs: cfgs}
+	st := &state{pass: pass, pc: pc, cfgs: cfgs, ins: ins}
 	unput := st.neverPut()
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get {
 			continue
 		}
 		if unput[c.Pool] {
-			pass.Reportf(c.Call.Pos(), "get without put: nothing in this package puts back into %s: every Get allocates through New, so the pool saves nothing", c.PoolName)
+			if why := st.skippedPut[c.Pool]; why != "" {
+				pass.Reportf(c.Call.Pos(), "nothing in this package puts back into %s (%s)", c.PoolName, why)
+				continue
+			}
+			pass.Reportf(c.Call.Pos(), "nothing in this package puts back into %s (every Get allocates through New)", c.PoolName)
 			continue
 		}
-		cur, ok := ins.Root().FindNode(c.Call)
+		cur, ok := poolcall.Find(ins, c)
 		if !ok {
 			continue
 		}
@@ -59,9 +64,14 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type state struct {
-	pass *analysis.Pass
-	pc   *poolcall.Info
-	cfgs *ctrlflow.CFGs
+	pass  *analysis.Pass
+	pc    *poolcall.Info
+	cfgs  *ctrlflow.CFGs
+	ins   *inspector.Inspector
+	fixed map[*types.Var][2]bool // memo of fixedVar
+	// skippedPut says, for a pool in neverPut's answer, why its Puts
+	// never run.
+	skippedPut map[types.Object]string
 }
 
 // checkGet follows the variable the Get at cur is assigned to through the
@@ -128,7 +138,7 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			return
 		}
 		reported[pos] = true
-		st.pass.Reportf(pos, "get without put: %s from %s (Get on line %d) is not put back %s: lost reuse, not a leak (the GC frees it), but the pool allocates again",
+		st.pass.Reportf(pos, "%s from %s (Get on line %d) is not put back %s (lost reuse, not a leak)",
 			x.Name(), get.PoolName, getLine, what)
 	}
 	guards := st.putGuards(x, body)

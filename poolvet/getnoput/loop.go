@@ -1,7 +1,9 @@
 package getnoput
 
 import (
+	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -250,9 +252,20 @@ func (st *state) neverPut() map[types.Object]bool {
 		return nil
 	}
 	for _, c := range st.pc.Calls {
-		if c.Op == poolcall.Put {
-			delete(cands, c.Pool)
+		if c.Op != poolcall.Put || !cands[c.Pool] {
+			continue
 		}
+		if why := st.skipped(c); why != "" {
+			if st.skippedPut == nil {
+				st.skippedPut = map[types.Object]string{}
+			}
+			if inner := st.pc.Unwrap(c); inner != nil {
+				c = inner
+			}
+			st.skippedPut[c.Pool] = fmt.Sprintf("the Put on line %d never runs, as %s is always true", st.pass.Fset.Position(c.Pos()).Line, why)
+			continue
+		}
+		delete(cands, c.Pool)
 	}
 	if len(cands) == 0 {
 		return nil
@@ -260,7 +273,7 @@ func (st *state) neverPut() map[types.Object]bool {
 	// Every other mention of the pool may lead to a Put we cannot see.
 	getRecv := map[*ast.Ident]bool{}
 	for _, c := range st.pc.Calls {
-		if c.Op == poolcall.Get && c.Wrapper == nil && cands[c.Pool] {
+		if (c.Op == poolcall.Get || c.Op == poolcall.Put) && c.Wrapper == nil && cands[c.Pool] {
 			if sel, ok := ast.Unparen(c.Call.Fun).(*ast.SelectorExpr); ok {
 				switch r := ast.Unparen(sel.X).(type) {
 				case *ast.Ident:
@@ -302,6 +315,138 @@ func (st *state) neverPut() map[types.Object]bool {
 	return cands
 }
 
+// skipped returns the condition that makes the function holding the Put c
+// (or, for a wrapper of this package, its inner Put) return before it on
+// every call: an if statement before the Put, in its block or an enclosing
+// one, whose condition is always true and whose body returns. Such
+// conditions are constants and unexported package variables never
+// assigned after their declaration (if !poolBuffers { return }). It
+// returns "" when the Put can run.
+func (st *state) skipped(c *poolcall.Call) string {
+	if c.Wrapper != nil {
+		if c = st.pc.Unwrap(c); c == nil {
+			return ""
+		}
+		if bc := st.pc.ByCall[c.Call]; bc != nil {
+			c = bc // the same call, with its cursor
+		}
+	}
+	cur, ok := poolcall.Find(st.ins, c)
+	if !ok {
+		return ""
+	}
+	for s := range cur.Enclosing((*ast.ExprStmt)(nil), (*ast.DeferStmt)(nil)) {
+		cur = s
+		break
+	}
+	for _, s := range flow.Preceding(cur) {
+		ifs, ok := s.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) == 0 {
+			continue
+		}
+		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
+			continue
+		}
+		if st.alwaysTrue(ifs.Cond) {
+			return types.ExprString(ifs.Cond)
+		}
+	}
+	return ""
+}
+
+// alwaysTrue reports whether cond is a constant true, or made of
+// constants and unexported package variables of the package never
+// assigned after their declaration, with ! && || between them, and true.
+func (st *state) alwaysTrue(cond ast.Expr) bool {
+	v, ok := st.boolValue(cond)
+	return ok && v
+}
+
+func (st *state) boolValue(e ast.Expr) (value, known bool) {
+	info := st.pass.TypesInfo
+	e = ast.Unparen(e)
+	if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool {
+		return constant.BoolVal(tv.Value), true
+	}
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			v, ok := st.boolValue(e.X)
+			return !v, ok
+		}
+	case *ast.BinaryExpr:
+		x, okx := st.boolValue(e.X)
+		y, oky := st.boolValue(e.Y)
+		switch e.Op {
+		case token.LAND:
+			if (okx && !x) || (oky && !y) {
+				return false, true
+			}
+			return true, okx && oky
+		case token.LOR:
+			if (okx && x) || (oky && y) {
+				return true, true
+			}
+			return false, okx && oky
+		}
+	case *ast.Ident:
+		v, ok := info.Uses[e].(*types.Var)
+		if !ok || v.Exported() || v.Pkg() != st.pass.Pkg || v.Parent() != v.Pkg().Scope() {
+			return false, false
+		}
+		return st.fixedVar(v)
+	}
+	return false, false
+}
+
+// fixedVar returns the value of the unexported bool package variable v
+// when it is declared with a constant (or no) value and never assigned,
+// incremented or addressed anywhere in the package.
+func (st *state) fixedVar(v *types.Var) (value, known bool) {
+	if st.fixed == nil {
+		st.fixed = map[*types.Var][2]bool{}
+	}
+	if r, ok := st.fixed[v]; ok {
+		return r[0], r[1]
+	}
+	info := st.pass.TypesInfo
+	value, known = false, true // the zero value unless initialised
+	for _, f := range st.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if info.Defs[id] != v {
+						continue
+					}
+					if i >= len(n.Values) {
+						continue
+					}
+					tv := info.Types[n.Values[i]]
+					if tv.Value == nil || tv.Value.Kind() != constant.Bool {
+						known = false
+					} else {
+						value = constant.BoolVal(tv.Value)
+					}
+				}
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.Uses[id] == v {
+						known = false
+					}
+				}
+			case *ast.UnaryExpr:
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && info.Uses[id] == v {
+					known = false
+				}
+			}
+			return known
+		})
+	}
+	st.fixed[v] = [2]bool{value, known}
+	return value, known
+}
+
 func (st *state) inTest(pos token.Pos) bool {
 	f := st.pass.Fset.File(pos)
 	return f != nil && len(f.Name()) > 8 && f.Name()[len(f.Name())-8:] == "_test.go"
@@ -340,6 +485,6 @@ func (st *state) checkNeverPut(get *poolcall.Call, x *types.Var, start *cfg.Bloc
 			}
 		}
 	}
-	st.pass.Reportf(get.Call.Pos(), "get without put: %s from %s (Get on line %d) is never put back: lost reuse, not a leak (the GC frees it), but the pool allocates again",
+	st.pass.Reportf(get.Call.Pos(), "%s from %s (Get on line %d) is never put back (lost reuse, not a leak)",
 		x.Name(), get.PoolName, st.pass.Fset.Position(get.Pos()).Line)
 }

@@ -11,20 +11,24 @@
 // resetting it mixes the previous user's content into this one's.
 //
 // The analyzer follows the variable a Get is assigned to through the
-// statements after it, and reports the first write (Write, WriteString,
-// WriteByte, WriteRune, ReadFrom, fmt.Fprintf, io.Copy, json.NewEncoder,
-// template Execute and ExecuteTemplate, append to the slice or to a slice
-// field, append(*bp, ...) into another variable, reads of a *bufio.Reader,
-// a function of the package that writes to the value it is given, such as
-// a helper calling fmt.Fprintf on its io.Writer) that no earlier reset
-// covers (Reset, Truncate(0), clear, *p = (*p)[:0], any assignment to the
-// value or to the field written but the write-back of an append to it, a
-// helper that resets what it is given). It stays quiet when every Put of
-// the same pool in the package resets the value first on every path to it
-// (a reset in one branch of an if, or in a loop, does not count), when the
-// pool is poolkit's bytebuf or slicepool (they reset on their own) or a
-// pool.Pool built WithReset, and as soon as the value is handed to code it
-// cannot see.
+// statements after it, and reports the first write that no earlier reset
+// covers. Writes are Write, WriteString, WriteByte, WriteRune, ReadFrom,
+// fmt.Fprintf, io.Copy, json.NewEncoder, template Execute and
+// ExecuteTemplate, append to the slice or to a slice field, append(*bp,
+// ...) into another variable, reads of a *bufio.Reader, a function of the
+// package that writes to the value it is given (a helper calling
+// fmt.Fprintf on its io.Writer, or appending to a field of the struct it
+// is given, a write of that field), and a Write, Read, Flush or Close, not
+// deferred, of a stream wrapper with a Reset(io.Writer) or Reset(io.Reader)
+// method, such as gzip.Writer, which still points at the previous user's
+// stream. Resets are Reset, Truncate(0), clear, *p = (*p)[:0], any
+// assignment to the value or to the field written but the write-back of an
+// append to it, and a helper that resets what it is given. It stays quiet
+// when every Put of the same pool in the package resets the value first on
+// every path to it (a reset in one branch of an if, or in a loop, does not
+// count), when the pool is poolkit's bytebuf or slicepool (they reset on
+// their own) or a pool.Pool built WithReset, and as soon as the value is
+// handed to code it cannot see.
 //
 // Bad: the second caller's line starts with the first caller's.
 //

@@ -15,6 +15,7 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -28,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Extract(doc, "getreset"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getreset",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("getreset", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -39,7 +40,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	st := &state{pass: pass, pc: pc, ins: ins, covers: map[types.Object]*cover{}, methods: map[*types.Func]methodEffect{}}
 	st.sc = &flow.Scanner{Info: pass.TypesInfo, Assign: st.assignEvent, Call: st.callEvent}
-	st.helpers = map[helperKey]flow.EventKind{}
+	st.helpers = map[helperKey]methodEffect{}
 	st.appendOf = appendTargets(pass.TypesInfo, ins)
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Get || c.Pool == nil {
@@ -51,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Wrapper != nil && !pc.PlainGetWrapper(c.Wrapper) {
 			continue // the wrapper may reset
 		}
-		b := poolcall.BindGet(pass.TypesInfo, ins, c.Call)
+		b := poolcall.BindGet(pass.TypesInfo, ins, c)
 		if b == nil {
 			continue
 		}
@@ -71,10 +72,12 @@ type state struct {
 	covers  map[types.Object]*cover // memo of poolCover
 	methods map[*types.Func]methodEffect
 	sc      *flow.Scanner
-	helpers map[helperKey]flow.EventKind
+	helpers map[helperKey]methodEffect
 	// appendOf maps a variable assigned append(e, ...) to the variable e
 	// is rooted at: b in b := append(*bp, s...) maps to bp.
 	appendOf map[*types.Var]*types.Var
+	// deferredCalls holds the calls of defer statements (see deferred).
+	deferredCalls map[*ast.CallExpr]bool
 }
 
 // cover says which parts of the values a pool hands out are known to be
@@ -409,12 +412,20 @@ func (st *state) helperCall(fn *types.Func, call *ast.CallExpr, x *types.Var, em
 	if param < 0 || call.Ellipsis.IsValid() {
 		return false
 	}
-	kind := st.helperEffect(fn.Origin(), param)
-	switch kind {
+	eff := st.helperEffect(fn.Origin(), param)
+	switch eff.kind {
 	case flow.Escape:
 		return false
 	case flow.Write:
-		emit(flow.Event{Kind: flow.Write, Path: "", Expr: call.Args[param], Pos: call.Pos()})
+		// One event per field path written; the whole value (path "")
+		// can be reset right after Get, a field only by the code.
+		for _, p := range eff.paths {
+			var e ast.Expr
+			if p == "" {
+				e = call.Args[param]
+			}
+			emit(flow.Event{Kind: flow.Write, Path: p, Expr: e, Call: call, Pos: call.Pos()})
+		}
 	case flow.Clear:
 		emit(flow.Event{Kind: flow.Clear, Path: "", Pos: call.Pos()})
 	}
@@ -426,31 +437,43 @@ type helperKey struct {
 	param int
 }
 
-// helperEffect says what the function fn of this package does first to
-// its parameter i: Write, Clear (a reset of the whole value), Escape (it
-// hands it on, or we cannot tell), or 0 (nothing: it only reads it).
-func (st *state) helperEffect(fn *types.Func, i int) flow.EventKind {
+// helperEffect says what the function fn of this package does to its
+// parameter i before anything else that matters: Write, with the field
+// paths it writes ("" for the whole value; seen.c = append(c.seen, x)
+// writes ".seen") that it has not reset itself first; Clear (a reset of
+// the whole value); Escape (it hands it on, or we cannot tell); or 0
+// (nothing: it only reads it).
+func (st *state) helperEffect(fn *types.Func, i int) methodEffect {
 	key := helperKey{fn, i}
-	if k, ok := st.helpers[key]; ok {
-		return k
+	if e, ok := st.helpers[key]; ok {
+		return e
 	}
-	st.helpers[key] = flow.Escape // recursion guard
-	result := flow.Escape
+	st.helpers[key] = methodEffect{kind: flow.Escape} // recursion guard
+	result := methodEffect{kind: flow.Escape}
 	if decl := st.funcDecl(fn); decl != nil && decl.Body != nil {
 		sig := fn.Type().(*types.Signature)
 		if i < sig.Params().Len() && !(sig.Variadic() && i == sig.Params().Len()-1) {
 			p := sig.Params().At(i)
-			result = 0
+			result = methodEffect{}
+			var cleared []string
 			st.sc.Scan(decl.Body, p, func(ev flow.Event) bool {
 				switch ev.Kind {
-				case flow.Write, flow.Escape:
-					result = ev.Kind
+				case flow.Write:
+					if !coveredBy(cleared, ev.Path) {
+						result.kind = flow.Write
+						result.paths = append(result.paths, ev.Path)
+					}
+				case flow.Escape:
+					if result.kind != flow.Write {
+						result = methodEffect{kind: flow.Escape}
+					}
 					return false
 				case flow.Clear:
-					if ev.Path == "" {
-						result = flow.Clear
+					if ev.Path == "" && result.kind != flow.Write {
+						result.kind = flow.Clear
 						return false
 					}
+					cleared = append(cleared, ev.Path)
 				}
 				return true
 			})
@@ -570,7 +593,49 @@ func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) flow.EventKind 
 	if fn.Pkg() == st.pass.Pkg {
 		return evLocal
 	}
+	if streamReset(recv) {
+		if st.deferred()[call] {
+			return 0 // defer zw.Close(): runs at return, after the Reset
+		}
+		// A compressor or decompressor (gzip.Writer, zlib, flate, zstd)
+		// keeps the previous user's destination or source until
+		// Reset(w): writing, reading, flushing or closing it before
+		// that goes to the wrong stream.
+		switch name {
+		case "Write", "WriteString", "WriteByte", "Read", "ReadByte", "Flush", "Close", "ReadFrom", "WriteTo":
+			return flow.Write
+		}
+		return 0
+	}
 	return flow.Escape
+}
+
+// deferred returns the calls of the package's defer statements.
+func (st *state) deferred() map[*ast.CallExpr]bool {
+	if st.deferredCalls == nil {
+		st.deferredCalls = map[*ast.CallExpr]bool{}
+		st.ins.Preorder([]ast.Node{(*ast.DeferStmt)(nil)}, func(n ast.Node) {
+			st.deferredCalls[n.(*ast.DeferStmt).Call] = true
+		})
+	}
+	return st.deferredCalls
+}
+
+// streamReset reports whether *t has a method Reset taking one io.Writer
+// or io.Reader: a stream wrapper whose state names its destination or
+// source.
+func streamReset(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "Reset")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 {
+		return false
+	}
+	n, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "io" && (n.Obj().Name() == "Writer" || n.Obj().Name() == "Reader")
 }
 
 // knownType returns "pkg.Name" for the buffer types whose methods we know.
@@ -629,7 +694,11 @@ func (st *state) localMethod(fn *types.Func) methodEffect {
 // its fields, not preceded by a reset covering it, here or at every Put.
 func (st *state) check(get *poolcall.Call, b *poolcall.Binding, cov *cover) {
 	var resets []string
+	var helper *ast.CallExpr // a helper whose writes are being looked at
 	st.sc.ScanList(b.Rest, b.X, func(ev flow.Event) bool {
+		if helper != nil && ev.Call != helper {
+			return false // the helper's writes were all covered
+		}
 		switch ev.Kind {
 		case flow.Clear:
 			resets = append(resets, ev.Path)
@@ -637,6 +706,11 @@ func (st *state) check(get *poolcall.Call, b *poolcall.Binding, cov *cover) {
 		case flow.Write:
 			if !coveredBy(resets, ev.Path) && !cov.covers(ev.Path) {
 				st.report(get, b, ev)
+				return false
+			}
+			if ev.Call != nil {
+				helper = ev.Call // a helper's: its other paths come next
+				return true
 			}
 		}
 		return false
@@ -649,7 +723,7 @@ func (st *state) report(get *poolcall.Call, b *poolcall.Binding, ev flow.Event) 
 	line := pass.Fset.Position(get.Pos()).Line
 	diag := analysis.Diagnostic{
 		Pos: ev.Pos,
-		Message: fmt.Sprintf("get without reset: %s from %s (Get on line %d) is written before it is reset, and no Put of %s resets it: the previous user's content is still there",
+		Message: fmt.Sprintf("%s from %s (Get on line %d) is written before it is reset (no Put of %s resets it)",
 			name, get.PoolName, line, get.PoolName),
 	}
 	if text := st.resetText(ev); text != "" {

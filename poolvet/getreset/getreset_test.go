@@ -11,5 +11,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, fixture.TestData(t), getreset.Analyzer, "getreset", "getresetclean", "helpers")
+	analysistest.RunWithSuggestedFixes(t, fixture.TestData(t), getreset.Analyzer, "getreset", "getresetclean", "helpers", "helperfields", "streams")
 }

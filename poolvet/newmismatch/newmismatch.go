@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -19,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/newmismatch",
 	Requires: []*analysis.Analyzer{poolcall.Analyzer, inspect.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("newmismatch", run),
 }
 
 // get is a Get whose result is asserted to a concrete type and would panic
@@ -104,7 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if g.call.Wrapper != nil {
 			via = " (through " + g.call.Wrapper.Name() + ")"
 		}
-		pass.ReportRangef(g.at, "get/new mismatch: %s.Get()%s asserted to %s panics when the pool is empty: its New (line %d) returns only %s",
+		pass.ReportRangef(g.at, "%s.Get()%s asserted to %s panics when the pool is empty (New on line %d returns only %s)",
 			g.call.PoolName, via, typeString(pass, g.typ), line(pass, n.Pos[0]), typeList(pass, n.Types))
 	}
 
@@ -137,8 +138,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if victim == nil {
 			continue
 		}
-		pass.ReportRangef(c.Value, "get/new mismatch: %s.Put of %s, a type its New (line %d) never returns: the assertion to %s at line %d panics when it gets this value",
-			c.PoolName, typeString(pass, t), line(pass, n.Pos[0]), typeString(pass, victim.typ), line(pass, victim.at.Pos()))
+		pass.ReportRangef(c.Value, "%s.Put of %s makes the assertion to %s on line %d panic (New on line %d never returns %s)",
+			c.PoolName, typeString(pass, t), typeString(pass, victim.typ), line(pass, victim.at.Pos()), line(pass, n.Pos[0]), typeString(pass, t))
 	}
 	return nil, nil
 }

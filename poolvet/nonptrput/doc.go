@@ -38,7 +38,14 @@
 // pointers, maps, channels, functions, structs and arrays made of exactly
 // one of those, zero-size values, one-byte values and constants.
 // poolkit's pool.Pool[T] boxes non-pointer values without allocating, so
-// its Put is never reported.
+// its Put is never reported for that.
+//
+// The same allocation hides in Put(&s) when s is a slice or string that is
+// a parameter or a local copy of a header (s := *bp, s := (*bp)[:n]): &s
+// moves s to the heap, a new header on every call, for sync.Pool and
+// pool.Pool alike. Put back the pointer the header came from (*bp = s;
+// Put(bp)). A fresh slice made to fill the pool (b := make(...);
+// Put(&b)) is not reported: that allocation is the point.
 package nonptrput
 
 import (

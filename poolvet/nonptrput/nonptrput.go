@@ -1,8 +1,13 @@
 package nonptrput
 
 import (
+	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
 
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
 )
@@ -13,12 +18,15 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/nonptrput",
 	Requires: []*analysis.Analyzer{poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("nonptrput", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	info := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
 	for _, c := range info.Calls {
+		if c.Op == poolcall.Put && (c.Kind == poolcall.SyncPool || c.Kind == poolcall.KitPool) && c.Value != nil {
+			checkAddrOfCopy(pass, c)
+		}
 		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Value == nil || c.ValueType == nil || c.Converted {
 			continue
 		}
@@ -43,14 +51,156 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		ts := types.TypeString(tv.Type, types.RelativeTo(pass.Pkg))
 		d := analysis.Diagnostic{
-			Pos: c.Value.Pos(),
-			End: c.Value.End(),
-			Message: "non-pointer put: " + c.PoolName + ".Put" + via + " of " + ts + " (" + why +
-				") allocates on every call; pool a pointer such as *" + ts + " instead",
+			Pos:     c.Value.Pos(),
+			End:     c.Value.End(),
+			Message: c.PoolName + ".Put" + via + " of " + ts + " (" + why + ") allocates on every call",
 		}
 		pass.Report(d)
 	}
 	return nil, nil
+}
+
+// checkAddrOfCopy reports Put(&s) where s is a slice or string header
+// that is a parameter or a local copy of one (s := *bp, s := (*bp)[:n]):
+// taking its address moves s to the heap, a new header on every call,
+// while the pointer the header came from is the one to put back.
+func checkAddrOfCopy(pass *analysis.Pass, c *poolcall.Call) {
+	info := pass.TypesInfo
+	u, ok := flow.Unconvert(info, c.Value).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return
+	}
+	what := ""
+	switch t := v.Type().Underlying().(type) {
+	case *types.Slice:
+		what = "slice"
+	case *types.Basic:
+		if t.Info()&types.IsString != 0 {
+			what = "string"
+		}
+	}
+	if what == "" {
+		return
+	}
+	kind := ""
+	switch {
+	case isParam(pass, v):
+		kind = "parameter"
+	case copiedHeader(pass, v):
+		kind = "local copy"
+	default:
+		return
+	}
+	pass.Report(analysis.Diagnostic{
+		Pos: c.Value.Pos(),
+		End: c.Value.End(),
+		Message: fmt.Sprintf("%s.Put(&%s) allocates a new %s header on every call (%s is a %s)",
+			c.PoolName, v.Name(), what, v.Name(), kind),
+	})
+}
+
+// isParam reports whether v is a parameter of the function declaring it.
+func isParam(pass *analysis.Pass, v *types.Var) bool {
+	for _, f := range pass.Files {
+		if f.FileStart > v.Pos() || v.Pos() > f.FileEnd {
+			continue
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			var ft *ast.FuncType
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				ft = n.Type
+			case *ast.FuncLit:
+				ft = n.Type
+			default:
+				return !found
+			}
+			if ft.Params != nil {
+				for _, fl := range ft.Params.List {
+					for _, name := range fl.Names {
+						if pass.TypesInfo.Defs[name] == v {
+							found = true
+						}
+					}
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return false
+}
+
+// copiedHeader reports whether every value given to the local v is a copy
+// of an existing header: *p, (*p)[i:j], or a reslice of a parameter (an
+// append to v or a reslice of v aside).
+func copiedHeader(pass *analysis.Pass, v *types.Var) bool {
+	info := pass.TypesInfo
+	n, copies := 0, 0
+	check := func(rhs ast.Expr) {
+		e := ast.Unparen(rhs)
+		if call, ok := e.(*ast.CallExpr); ok && len(call.Args) > 0 {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" && flow.Root(info, call.Args[0]) == v {
+				return // b = append(b[:0], ...): still the same header's memory
+			}
+		}
+		if sl, ok := e.(*ast.SliceExpr); ok && flow.Root(info, sl.X) == v {
+			return // b = b[:0]
+		}
+		n++
+		if sl, ok := e.(*ast.SliceExpr); ok {
+			e = ast.Unparen(sl.X)
+			if id, ok := e.(*ast.Ident); ok {
+				if pv, ok := info.ObjectOf(id).(*types.Var); ok && isParam(pass, pv) {
+					copies++
+					return
+				}
+			}
+		}
+		if _, ok := e.(*ast.StarExpr); ok {
+			copies++
+		}
+	}
+	for _, f := range pass.Files {
+		if f.FileStart > v.Pos() || v.Pos() > f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(node ast.Node) bool {
+			switch node := node.(type) {
+			case *ast.AssignStmt:
+				for i, l := range node.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+						if len(node.Lhs) != len(node.Rhs) {
+							n++
+							continue
+						}
+						check(node.Rhs[i])
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range node.Names {
+					if info.ObjectOf(id) == v {
+						if i >= len(node.Values) {
+							n++
+							continue
+						}
+						check(node.Values[i])
+					}
+				}
+			}
+			return true
+		})
+	}
+	return n > 0 && n == copies
 }
 
 // isBoxing reports whether passing a value to a parameter of type t

@@ -21,8 +21,9 @@
 //   - a dereference *p of a struct holding a pool (directly or nested)
 //     used as a value: assigned, declared, returned, passed or put in a
 //     literal, including *f() (e := *Default()), which copylocks takes
-//     for a fresh value. *new(T) and *f() of a function of the package
-//     returning only &T{...} or new(T) are fresh, and not reported.
+//     for a fresh value. *new(T) and *f() of a function returning only
+//     &T{...} or new(T), in this package or another (p = *lib.NewPool()),
+//     are fresh, and not reported.
 //
 // Bad:
 //

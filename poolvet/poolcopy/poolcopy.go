@@ -2,9 +2,9 @@ package poolcopy
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -17,8 +17,8 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "poolcopy",
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/poolcopy",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
-	Run:      run,
+	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
+	Run:      ignore.Run("poolcopy", run),
 }
 
 // copying lists the functions of slices, maps and sort that copy or move
@@ -48,7 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 				return
 			}
 			if path := poolPath(pass.TypesInfo.TypeOf(n.Value), nil); path != "" {
-				pass.ReportRangef(n.Value, "pool copied: sending %s on a channel copies %s; send a pointer",
+				pass.ReportRangef(n.Value, "sending %s on a channel copies %s",
 					types.ExprString(n.Value), path)
 			}
 		case *ast.CallExpr:
@@ -78,7 +78,7 @@ func checkDerefs(pass *analysis.Pass, ins *inspector.Inspector) {
 		if !copiedAt(cur) {
 			continue
 		}
-		pass.ReportRangef(star, "pool copied: %s copies %s; use the pointer", types.ExprString(star), path)
+		pass.ReportRangef(star, "%s copies %s", types.ExprString(star), path)
 	}
 }
 
@@ -130,12 +130,12 @@ func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 			switch {
 			case b.Name() == "copy" && len(call.Args) == 2:
 				if path := elemPath(info.TypeOf(call.Args[0])); path != "" {
-					pass.ReportRangef(call, "pool copied: copy(%s, %s) copies elements that hold %s; use a slice of pointers",
+					pass.ReportRangef(call, "copy(%s, %s) copies elements that hold %s",
 						types.ExprString(call.Args[0]), types.ExprString(call.Args[1]), path)
 				}
 			case b.Name() == "append" && call.Ellipsis.IsValid() && len(call.Args) == 2:
 				if path := elemPath(info.TypeOf(call.Args[0])); path != "" {
-					pass.ReportRangef(call, "pool copied: append(%s, %s...) copies elements that hold %s; use a slice of pointers",
+					pass.ReportRangef(call, "append(%s, %s...) copies elements that hold %s",
 						types.ExprString(call.Args[0]), types.ExprString(call.Args[1]), path)
 				}
 			}
@@ -153,7 +153,7 @@ func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 	for _, arg := range call.Args {
 		t := info.TypeOf(arg) // for sort.Slice(x any, ...), the operand's own type
 		if path := elemPath(t); path != "" {
-			pass.ReportRangef(call, "pool copied: %s.%s copies or moves the elements of %s, which hold %s; use a slice or map of pointers",
+			pass.ReportRangef(call, "%s.%s copies or moves the elements of %s, which hold %s",
 				fn.Pkg().Name(), fn.Name(), types.ExprString(arg), path)
 			return
 		}
@@ -162,7 +162,7 @@ func checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 
 // fresh reports whether e makes a new value rather than naming an existing
 // one: a composite literal, a call, or the dereference of new(T) or of a
-// call of a function of the package that returns only &T{...} or new(T).
+// call of a function (of any package) that returns only &T{...} or new(T).
 // Unlike copylocks, *f() of any other function (e := *Default()) is not
 // fresh: it may well return a pool in use.
 func fresh(pass *analysis.Pass, e ast.Expr) bool {
@@ -177,8 +177,9 @@ func fresh(pass *analysis.Pass, e ast.Expr) bool {
 	return false
 }
 
-// freshPointer reports whether call is new(T), or a call of a function of
-// the package whose every return is &T{...} or new(T).
+// freshPointer reports whether call is new(T), or a call of a function
+// whose every return is &T{...} or new(T): one of this package, or one of
+// another package known by poolcall's FreshFact.
 func freshPointer(pass *analysis.Pass, call *ast.CallExpr) bool {
 	info := pass.TypesInfo
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
@@ -187,6 +188,9 @@ func freshPointer(pass *analysis.Pass, call *ast.CallExpr) bool {
 		}
 	}
 	fn := typeutil.StaticCallee(info, call)
+	if pc, _ := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info); pc != nil && pc.Fresh(fn) {
+		return true // a constructor, of this package or another
+	}
 	if fn == nil || fn.Pkg() != pass.Pkg {
 		return false
 	}
@@ -201,38 +205,7 @@ func freshPointer(pass *analysis.Pass, call *ast.CallExpr) bool {
 	if body == nil {
 		return false
 	}
-	ok, returns := true, 0
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			returns++
-			if len(n.Results) != 1 {
-				ok = false
-				return false
-			}
-			switch r := ast.Unparen(n.Results[0]).(type) {
-			case *ast.UnaryExpr:
-				if _, lit := ast.Unparen(r.X).(*ast.CompositeLit); !lit || r.Op != token.AND {
-					ok = false
-				}
-			case *ast.CallExpr:
-				if id, isID := ast.Unparen(r.Fun).(*ast.Ident); !isID || !isBuiltin(info, id, "new") {
-					ok = false
-				}
-			default:
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok && returns > 0
-}
-
-func isBuiltin(info *types.Info, id *ast.Ident, name string) bool {
-	b, ok := info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == name
+	return poolcall.ReturnsFresh(info, body)
 }
 
 // elemPath returns poolPath of the element (or map value) type of a slice,

@@ -9,5 +9,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, fixture.TestData(t), poolcopy.Analyzer, "a", "deref")
+	analysistest.Run(t, fixture.TestData(t), poolcopy.Analyzer, "a", "deref", "ctor")
 }

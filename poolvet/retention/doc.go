@@ -12,8 +12,16 @@
 // fmt's free, encoding/json's 64 KiB cap). The check reports a Put into a
 // sync.Pool when, in the same package, a value taken from that pool grows
 // from input (ReadFrom, io.Copy into it, Write/WriteString/append of the
-// caller's data) and goes back with no capacity or length check either
-// where it grows or where it is put.
+// caller's data, a call returning it grown such as buf.data, err =
+// Append(buf.data[:0], x) or dec.DecodeAll(src, buf[:0]), also through a
+// copy written back (out, err := dec.DecodeAll(src, (*bp)[:0]); *bp =
+// out), a function of the package that grows the value it is given, by
+// pointer, from its other arguments)
+// and goes back with no capacity or length check either where it grows or
+// where it is put, the Put in the same function or in a function of the
+// package the value is handed to (finish(b) ending in bufs.Put(b)). The
+// value may come from a Get wrapper, also one that returns a fresh &T{}
+// when the pool is empty instead of using New.
 //
 // Bad:
 //

@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -21,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/retention",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("retention", run),
 }
 
 // growth is a pooled value growing from input in a function that puts it
@@ -41,6 +42,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Evidence, per direct Put: values got, grown from input and put back
 	// unchecked, reaching that Put directly or through wrappers.
 	evidence := map[*ast.CallExpr]growth{}
+	h := newHelpers(pass, info)
 	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
 		var typ *ast.FuncType
 		var body *ast.BlockStmt
@@ -53,7 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if body == nil {
 			return
 		}
-		scanFunc(pass, info, typ, body, evidence)
+		scanFunc(pass, info, h, typ, body, evidence)
 	})
 	if len(evidence) == 0 {
 		return nil, nil
@@ -72,14 +74,14 @@ func run(pass *analysis.Pass) (any, error) {
 		if v == nil {
 			continue
 		}
-		if body := enclosingBody(ins, c.Call); body == nil || guarded(pass.TypesInfo, body, v) {
+		if body := enclosingBody(ins, c); body == nil || guarded(pass.TypesInfo, body, v) {
 			continue
 		}
 		d := analysis.Diagnostic{
 			Pos: c.Call.Pos(),
 			End: c.Call.End(),
-			Message: fmt.Sprintf("unbounded retention: %s.Put keeps %s whatever its size: the value from the Get at line %d grows from input at line %d (%s) and is put back at line %d with no capacity check; drop values over a limit before Put",
-				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what, line(pass, g.put)),
+			Message: fmt.Sprintf("%s.Put keeps %s whatever its size (got on line %d, grown from input on line %d by %s)",
+				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what),
 		}
 		if fix := guardFix(pass, ins, c); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
@@ -92,7 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 func line(pass *analysis.Pass, p token.Pos) int { return pass.Fset.Position(p).Line }
 
 // scanFunc records evidence found in one function body.
-func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body *ast.BlockStmt, evidence map[*ast.CallExpr]growth) {
+func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.FuncType, body *ast.BlockStmt, evidence map[*ast.CallExpr]growth) {
 	ti := pass.TypesInfo
 	// Variables holding values got from a pool in this body.
 	got := map[types.Object]*poolcall.Call{}
@@ -138,12 +140,34 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body 
 			}
 		}
 	}
+	derived := map[types.Object]derivation{}
 	ast.Inspect(body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
+		var v types.Object
+		var what string
+		var call *ast.CallExpr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			c, lhs, arg, w := growsInto(ti, n, params)
+			switch {
+			case c != nil && got[lhs] != nil:
+				call, v, what = c, lhs, w // grown in place
+			case c != nil && got[arg] != nil:
+				derived[lhs] = derivation{arg, c, w} // a grown copy, for now
+			case len(n.Lhs) == 1 && len(n.Rhs) == 1:
+				// *bp = out: the grown copy written back.
+				if id, ok := ast.Unparen(n.Rhs[0]).(*ast.Ident); ok {
+					if d, ok := derived[ti.ObjectOf(id)]; ok && rootObj(ti, n.Lhs[0]) == d.from {
+						call, v, what = d.call, d.from, d.what
+					}
+				}
+			}
+		case *ast.CallExpr:
+			call = n
+			v, what = grows(pass, n, params)
+			if v == nil {
+				v, what = h.growsArg(n, params)
+			}
 		}
-		v, what := grows(pass, call, params)
 		if v == nil {
 			return true
 		}
@@ -154,7 +178,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, typ *ast.FuncType, body 
 		if guarded(ti, body, v) {
 			return true
 		}
-		if put := putOf(info, ti, body, get.Pool, v); put != nil {
+		if put := putOf(info, ti, body, get.Pool, v, h); put != nil {
 			d := direct(info, put)
 			if _, seen := evidence[d]; d != nil && !seen {
 				evidence[d] = growth{get: get.Pos(), grow: call.Pos(), put: put.Pos(), what: what}
@@ -217,6 +241,185 @@ func grows(pass *analysis.Pass, call *ast.CallExpr, params map[types.Object]bool
 	return nil, ""
 }
 
+// growsInto recognises an assignment whose call returns a slice grown from
+// one of its arguments: buf.data, err = Append(buf.data[:0], x) or
+// out, err := dec.DecodeAll(src, (*bp)[:0]), another argument mentioning
+// a parameter (the caller's data). It returns the call, the variables the
+// result and that argument are rooted at, and what grows it.
+func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool) (call *ast.CallExpr, lhs, arg types.Object, what string) {
+	if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+		return nil, nil, nil, ""
+	}
+	call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok {
+		return nil, nil, nil, ""
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, builtin := ti.Uses[id].(*types.Builtin); builtin {
+			return nil, nil, nil, "" // append: grows handles it
+		}
+	}
+	if tv, ok := ti.Types[call.Fun]; ok && tv.IsType() {
+		return nil, nil, nil, ""
+	}
+	lhs = rootObj(ti, as.Lhs[0])
+	if lhs == nil {
+		return nil, nil, nil, ""
+	}
+	if _, ok := ti.TypeOf(as.Lhs[0]).Underlying().(*types.Slice); !ok {
+		return nil, nil, nil, ""
+	}
+	for i, a := range call.Args {
+		if _, ok := ti.TypeOf(a).Underlying().(*types.Slice); !ok {
+			continue
+		}
+		root := rootObj(ti, a)
+		if root == nil || params[root] {
+			continue
+		}
+		rest := append(append([]ast.Expr(nil), call.Args[:i]...), call.Args[i+1:]...)
+		if fromParams(ti, rest, params) {
+			return call, lhs, root, types.ExprString(call.Fun) + " of caller data"
+		}
+	}
+	return nil, nil, nil, ""
+}
+
+// derivation is a slice a call returned grown from a pooled one (out in
+// out, err := dec.DecodeAll(src, (*bp)[:0])).
+type derivation struct {
+	from types.Object // the pooled variable
+	call *ast.CallExpr
+	what string
+}
+
+// helpers answers, for functions of the package, whether they grow or put
+// back one of their parameters.
+type helpers struct {
+	pass  *analysis.Pass
+	info  *poolcall.Info
+	decls map[*types.Func]*ast.FuncDecl
+}
+
+func newHelpers(pass *analysis.Pass, info *poolcall.Info) *helpers {
+	h := &helpers{pass: pass, info: info, decls: map[*types.Func]*ast.FuncDecl{}}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					h.decls[fn] = fd
+				}
+			}
+		}
+	}
+	return h
+}
+
+// param returns the declaration of the function call calls, and its
+// parameter i, when it is a function of the package.
+func (h *helpers) param(call *ast.CallExpr, i int) (*ast.FuncDecl, *types.Var) {
+	fn := typeutil.StaticCallee(h.pass.TypesInfo, call)
+	if fn == nil {
+		return nil, nil
+	}
+	fd := h.decls[fn.Origin()]
+	if fd == nil {
+		return nil, nil
+	}
+	sig := fn.Origin().Type().(*types.Signature)
+	if i >= sig.Params().Len() || (sig.Variadic() && i == sig.Params().Len()-1) {
+		return nil, nil
+	}
+	return fd, sig.Params().At(i)
+}
+
+// growsArg reports whether call hands a variable to a function of the
+// package that grows that parameter from its other parameters (fill(b, in)
+// with fill calling b.Write(in)), the other arguments mentioning the
+// caller's parameters params; it returns the variable and what grows it.
+func (h *helpers) growsArg(call *ast.CallExpr, params map[types.Object]bool) (types.Object, string) {
+	ti := h.pass.TypesInfo
+	for i, a := range call.Args {
+		v := rootObj(ti, a)
+		if v == nil {
+			continue
+		}
+		rest := append(append([]ast.Expr(nil), call.Args[:i]...), call.Args[i+1:]...)
+		if !fromParams(ti, rest, params) {
+			continue
+		}
+		fd, p := h.param(call, i)
+		if p == nil {
+			continue
+		}
+		if what := h.grows(fd, p); what != "" {
+			return v, types.ExprString(call.Fun) + ": " + what
+		}
+	}
+	return nil, ""
+}
+
+// grows says what grows the parameter p of fd from its other parameters,
+// or "".
+func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
+	ti := h.pass.TypesInfo
+	if _, ok := p.Type().Underlying().(*types.Slice); ok {
+		return "" // the callee grows its copy of the header; the caller's slice stays
+	}
+	params := map[types.Object]bool{}
+	for _, f := range fd.Type.Params.List {
+		for _, name := range f.Names {
+			if obj := ti.Defs[name]; obj != nil && obj != p {
+				params[obj] = true
+			}
+		}
+	}
+	if guarded(ti, fd.Body, p) {
+		return ""
+	}
+	what := ""
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if what != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if v, w := grows(h.pass, n, params); v == p {
+				what = w
+			}
+		case *ast.AssignStmt:
+			if _, v, _, w := growsInto(ti, n, params); v == p {
+				what = w
+			}
+		}
+		return true
+	})
+	return what
+}
+
+// putsParam returns the direct Put into pool of parameter i of the function
+// call calls, when that function puts it back with no capacity check.
+func (h *helpers) putsParam(call *ast.CallExpr, i int, pool types.Object) *poolcall.Call {
+	fd, p := h.param(call, i)
+	if p == nil || guarded(h.pass.TypesInfo, fd.Body, p) {
+		return nil
+	}
+	var found *poolcall.Call
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if pc := h.info.ByCall[c]; pc != nil && pc.Op == poolcall.Put && pc.Pool == pool && pc.Value != nil && rootObj(h.pass.TypesInfo, pc.Value) == p {
+			found = pc
+		}
+		return true
+	})
+	return found
+}
+
 // fromParams reports whether any of args mentions a parameter: the
 // caller's data, or something derived from it.
 func fromParams(ti *types.Info, args []ast.Expr, params map[types.Object]bool) bool {
@@ -232,8 +435,10 @@ func fromParams(ti *types.Info, args []ast.Expr, params map[types.Object]bool) b
 	return found
 }
 
-// putOf returns a Put of v into pool inside body.
-func putOf(info *poolcall.Info, ti *types.Info, body *ast.BlockStmt, pool types.Object, v types.Object) *poolcall.Call {
+// putOf returns a Put of v into pool inside body, or inside a function
+// of the package that body hands v to and that puts it back unchecked
+// (finish(b), whose body ends in bufPool.Put(b)).
+func putOf(info *poolcall.Info, ti *types.Info, body *ast.BlockStmt, pool types.Object, v types.Object, h *helpers) *poolcall.Call {
 	var found *poolcall.Call
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -243,10 +448,26 @@ func putOf(info *poolcall.Info, ti *types.Info, body *ast.BlockStmt, pool types.
 		c := info.ByCall[call]
 		if c != nil && c.Op == poolcall.Put && c.Pool == pool && c.Value != nil && rootObj(ti, c.Value) == v {
 			found = c
+			return false
+		}
+		if c == nil {
+			for i, a := range call.Args {
+				if flow.IsVar(ti, flow.Unconvert(ti, a), asVar(v)) {
+					if put := h.putsParam(call, i, pool); put != nil {
+						found = put
+						return false
+					}
+				}
+			}
 		}
 		return true
 	})
 	return found
+}
+
+func asVar(o types.Object) *types.Var {
+	v, _ := o.(*types.Var)
+	return v
 }
 
 // guarded reports whether body compares the length or capacity of the
@@ -296,9 +517,9 @@ func rootObj(ti *types.Info, e ast.Expr) types.Object {
 	return nil
 }
 
-// enclosingBody returns the body of the innermost function around n.
-func enclosingBody(ins *inspector.Inspector, n ast.Node) *ast.BlockStmt {
-	cur, ok := ins.Root().FindNode(n)
+// enclosingBody returns the body of the innermost function around c.
+func enclosingBody(ins *inspector.Inspector, c *poolcall.Call) *ast.BlockStmt {
+	cur, ok := poolcall.Find(ins, c)
 	if !ok {
 		return nil
 	}
@@ -428,7 +649,7 @@ const maxRetained = "64<<10"
 // expression: b.Cap() for the buffer types, cap(*p) for a pointer to a
 // slice, cap(s) for a slice.
 func guardFix(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Call) *analysis.SuggestedFix {
-	cur, ok := ins.Root().FindNode(c.Call)
+	cur, ok := poolcall.Find(ins, c)
 	if !ok {
 		return nil
 	}

@@ -11,8 +11,13 @@
 // changes under its holder's feet. The analyzer reports, within one
 // function:
 //
-//   - a use of the variable handed to Put, or of a local variable holding a
-//     slice or field of it, in the statements that follow the Put;
+//   - a use of the variable handed to Put (also as Put(m[:n])), or of a
+//     local variable holding a slice or field of it, in the statements
+//     that follow the Put; such a local may be made by an append-style
+//     call given the pooled bytes (strconv.AppendInt(b.B[:0], ...),
+//     AppendQuotedArg(bb.B, ...)), or be a string over them built without
+//     a copy (unsafe.String(unsafe.SliceData(bb.B), n), b2s(bb.B),
+//     *(*string)(unsafe.Pointer(&bb.B)));
 //   - with a deferred Put, which runs after the return values are computed,
 //     returning, sending or storing (in a package variable or through a
 //     parameter) the pooled value itself or memory it owns, also through a
@@ -23,6 +28,11 @@
 //     arguments or its closure), unless something waits for that goroutine
 //     (a receive, a select, a Wait call) between the hand-off and the Put;
 //     with a deferred Put, unless such a wait follows anywhere;
+//   - the value or its memory stored where it outlives the Put (a package
+//     variable, a map or field reached through a parameter or the
+//     receiver: cache[k] = b; pool.Put(b)), unless that place is assigned
+//     again or deleted from its map before the Put; package variables
+//     named as benchmark sinks (sinkX) are left alone;
 //   - a value that keeps the buffer, used after the Put: the result of a
 //     constructor (New..., new...) or io wrapper given the buffer or its
 //     bytes, such as http.NewRequest(method, url, buf) or
@@ -30,6 +40,11 @@
 //   - a field used after it was put: after Put(&x.f) any use of x.f,
 //     x.f = nil included, touches memory the pool owns; after Put(x.f), any
 //     use but assigning x.f a new value.
+//
+// A method that puts its own receiver back (zap's buf.Free(), a Close
+// that returns the value to its pool) is a Put of that receiver, and a
+// method of the package that only returns a slice field of its receiver
+// (func (b *Buffer) Bytes() []byte { return b.bs }) aliases it.
 //
 // Copies made before the Put are fine: buf.String(), string(b),
 // bytes.Clone, append([]byte(nil), b...), and a *T dereference of a struct
@@ -61,10 +76,17 @@
 // is not reported when the package drops that field (x.f = nil, x.f = T{})
 // or zeroes that type (*p = T{}) somewhere, or when the Put goes through a
 // wrapper from another package: such code releases its references before
-// the value goes back. Comparing addresses (got == b), len and cap, and
-// t.Fatalf arguments after Put are not uses. Assigning the variable a new
+// the value goes back. The byte slice of a buffer type (a struct with a
+// Reset method, such as bytebufferpool's ByteBuffer.B) is the exception:
+// Reset truncates it and keeps its memory for the next user. Comparing addresses (got == b), len and cap, and
+// t.Fatalf arguments and testify's Nil, NotNil, Same and NotSame after Put
+// are not uses. Assigning the variable a new
 // value ends the check, also in the init statement of an if, switch or for
-// (if b = pool.Get(); ...).
+// (if b = pool.Get(); ...); inside a branch or loop body it ends it there,
+// and after the branch only if every way through it assigns the variable
+// (the value may still be the one put back). Comparing the variable with
+// the result of a later Get (again := get(); if again != s { t.Skip() })
+// ends the check too: the code is testing that the pool handed it back.
 //
 // Suggested fixes copy the slice out with append([]byte(nil), ...) (for
 // slices of a basic type): at the return for a deferred Put, at the

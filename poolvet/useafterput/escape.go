@@ -30,9 +30,13 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 	handsOn := false
 	for _, s := range pre {
 		ast.Inspect(s, func(n ast.Node) bool {
-			switch n.(type) {
+			switch n := n.(type) {
 			case *ast.SendStmt, *ast.GoStmt:
 				handsOn = true
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					handsOn = handsOn || outlives(info, l, body)
+				}
 			}
 			return !handsOn
 		})
@@ -42,6 +46,16 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 	}
 	al := newAliaser(info, x, body, put.drops)
 	joins := joinPositions(info, body)
+	// pooled says whether e is x, or memory x keeps, and names it.
+	pooled := func(e ast.Expr) (string, bool) {
+		switch k := al.kind(e); {
+		case k == self:
+			return x.Name(), true
+		case k == strong && al.retained(put.opaque, e):
+			return "memory of " + x.Name(), true
+		}
+		return "", false
+	}
 	for _, s := range pre {
 		switch s.(type) {
 		case *ast.CaseClause, *ast.CommClause:
@@ -72,20 +86,29 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 				if putGuarded && branched(stack) {
 					break
 				}
-				k := al.kind(n.Value)
-				if k != self && (k != strong || !al.retained(put.opaque, n.Value)) {
+				what, ok := pooled(n.Value)
+				if !ok || joinedBetween(joins, n.End(), c.Pos()) {
 					break
-				}
-				if joinedBetween(joins, n.End(), c.Pos()) {
-					break
-				}
-				what := x.Name()
-				if k == strong {
-					what = "memory of " + what
 				}
 				pass.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(),
-					Message: fmt.Sprintf("use after put: sends %s on a channel before the Put on line %d puts %s back into %s: the receiver may still be using it",
+					Message: fmt.Sprintf("sends %s on a channel before the Put on line %d puts %s back into %s (the receiver may still be using it)",
 						what, line, x.Name(), c.PoolName)})
+			case *ast.AssignStmt:
+				if putGuarded && branched(stack) || len(n.Lhs) != len(n.Rhs) {
+					break
+				}
+				for i, l := range n.Lhs {
+					if !outlives(info, l, body) || al.kind(l) != none || isSink(info, l) {
+						continue // b.B = b.B[:0] keeps b's memory in b; sink = v defeats the optimizer
+					}
+					what, ok := pooled(n.Rhs[i])
+					if !ok || droppedBetween(info, l, body, n.End(), c.Pos()) {
+						continue
+					}
+					pass.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(),
+						Message: fmt.Sprintf("stores %s in %s, which outlives the Put on line %d that puts %s back into %s",
+							what, types.ExprString(l), line, x.Name(), c.PoolName)})
+				}
 			case *ast.GoStmt:
 				descend = false
 				if putGuarded && branched(stack) {
@@ -101,6 +124,47 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 			return descend
 		})
 	}
+}
+
+// isSink reports whether l is rooted at a package variable named as a
+// benchmark sink (sink, sinkObject, allocSink): a store meant only to keep
+// the compiler from optimising the value away.
+func isSink(info *types.Info, l ast.Expr) bool {
+	v := flow.Root(info, l)
+	return v != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && strings.Contains(strings.ToLower(v.Name()), "sink")
+}
+
+// droppedBetween reports whether, between from and to in body, the place
+// l is assigned again (s.cur = nil) or deleted from its map (delete(m, k)
+// for l = m[k]): the store no longer holds the pooled value at the Put.
+func droppedBetween(info *types.Info, l ast.Expr, body *ast.BlockStmt, from, to token.Pos) bool {
+	want := types.ExprString(l)
+	var mapExpr string
+	if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+		if _, isMap := info.TypeOf(ix.X).Underlying().(*types.Map); isMap {
+			mapExpr = types.ExprString(ix.X)
+		}
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil || n.End() <= from || n.Pos() >= to {
+			return !found && n != nil && !(n.End() <= from || n.Pos() >= to)
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l2 := range n.Lhs {
+				if types.ExprString(l2) == want {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "delete" && mapExpr != "" && len(n.Args) == 2 && types.ExprString(n.Args[0]) == mapExpr {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // branched reports whether the innermost node of stack lies in a branch
@@ -137,7 +201,7 @@ func guardedAfter(stmt inspector.Cursor, pos token.Pos) bool {
 
 func reportGo(pass *analysis.Pass, g *ast.GoStmt, x *types.Var, c *poolcall.Call, which string, line int) {
 	pass.Report(analysis.Diagnostic{Pos: g.Pos(), End: g.Call.Fun.End(),
-		Message: fmt.Sprintf("use after put: the goroutine started here uses %s, which the %s on line %d puts back into %s without waiting for it",
+		Message: fmt.Sprintf("the goroutine started here uses %s, which the %s on line %d puts back into %s without waiting for it",
 			x.Name(), which, line, c.PoolName)})
 }
 
@@ -354,7 +418,7 @@ func checkFieldPut(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Ca
 	if t := info.TypeOf(sel); t == nil || (!addr && !mayShare(t, 0)) {
 		return
 	}
-	cur, ok := ins.Root().FindNode(c.Call)
+	cur, ok := poolcall.Find(ins, c)
 	if !ok {
 		return
 	}
@@ -437,7 +501,7 @@ func checkFieldPut(pass *analysis.Pass, ins *inspector.Inspector, c *poolcall.Ca
 				what = "&" + name
 			}
 			pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-				Message: fmt.Sprintf("use after put: %s is used after %s was put back into %s on line %d",
+				Message: fmt.Sprintf("%s is used after %s was put back into %s on line %d",
 					types.ExprString(found.(ast.Expr)), what, c.PoolName, pass.Fset.Position(c.Pos()).Line)})
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/docs"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
+	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
@@ -28,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Extract(doc, "useafterput"),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/useafterput",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      run,
+	Run:      ignore.Run("useafterput", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -47,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !isAddr(pass.TypesInfo, c.Value) && !mayShare(x.Type(), 0) {
 			continue // Put(v) of a plain value stores a copy: v stays ours
 		}
-		cur, ok := ins.Root().FindNode(c.Call)
+		cur, ok := poolcall.Find(ins, c)
 		if !ok {
 			continue
 		}
@@ -77,12 +79,17 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// putVar returns the local variable handed to a Put: x in Put(x), Put(&x)
-// or Put(any(x)). It returns nil for anything else.
+// putVar returns the local variable handed to a Put: x in Put(x), Put(&x),
+// Put(any(x)) or Put(x[:n]) of a slice x. It returns nil for anything else.
 func putVar(info *types.Info, v ast.Expr) *types.Var {
 	v = flow.Unconvert(info, v)
 	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		v = flow.Unconvert(info, u.X)
+	}
+	if sl, ok := v.(*ast.SliceExpr); ok {
+		if _, isSlice := info.TypeOf(sl.X).Underlying().(*types.Slice); isSlice {
+			v = flow.Unconvert(info, sl.X) // Put(m[:n]) hands back m's memory
+		}
 	}
 	id, ok := v.(*ast.Ident)
 	if !ok {
@@ -170,14 +177,14 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 			live[v] = true
 		} // else it aliases memory the pool no longer holds
 	}
-	sc := &afterScan{info: info, x: x, live: live}
+	sc := &afterScan{info: info, pc: put.pc, x: x, live: live, regot: map[types.Object]bool{}}
 	for _, s := range list[i+1:] {
 		sc.scan(s)
 		if sc.found != nil {
 			reportUse(pass, put, al, sc.found)
 			return
 		}
-		if sc.stop || !live[x] {
+		if sc.stop || !sc.live[x] {
 			return
 		}
 	}
@@ -187,55 +194,156 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 // after a Put.
 type afterScan struct {
 	info  *types.Info
+	pc    *poolcall.Info
 	x     *types.Var
 	live  map[types.Object]bool // x and its aliases, until reassigned
 	found *ast.Ident            // the first use
-	stop  bool                  // x was reassigned: the check is over
+	stop  bool                  // the check is over: x was reassigned, or taken back
+	// regot holds the variables assigned a Get after the Put: comparing
+	// one with x (again != s) tests whether the pool handed x back.
+	regot map[types.Object]bool
 }
 
 // scan looks at one statement: an assignment kills the live variables it
 // assigns (after its right-hand side is checked), and the init statement
 // of an if, switch or for runs first, so "if v = p.Get(); v != nil" starts
-// over with a fresh v. Anything else is checked whole.
+// over with a fresh v. The branches of an if, switch or select, and the
+// body of a loop, are scanned each from the state before them; a variable
+// is live after them when it is live at the end of any of them (or they
+// may all be skipped). Anything else is checked whole.
 func (sc *afterScan) scan(n ast.Node) {
 	if sc.found != nil || sc.stop || n == nil {
 		return
 	}
-	var init ast.Stmt
-	var rest []ast.Node
 	switch n := n.(type) {
 	case *ast.AssignStmt:
 		sc.assign(n)
-		return
+	case *ast.BlockStmt:
+		sc.list(n.List)
+	case *ast.LabeledStmt:
+		sc.scan(n.Stmt)
 	case *ast.IfStmt:
-		init, rest = n.Init, []ast.Node{n.Cond, n.Body, n.Else}
+		sc.scan(n.Init)
+		sc.check(n.Cond)
+		if sc.retaken(n.Cond) {
+			sc.stop = true
+		}
+		sc.branches(n.Else == nil, n.Body, n.Else)
 	case *ast.SwitchStmt:
-		init, rest = n.Init, []ast.Node{n.Tag, n.Body}
+		sc.scan(n.Init)
+		sc.check(n.Tag)
+		sc.clauses(n.Body)
 	case *ast.TypeSwitchStmt:
-		init, rest = n.Init, []ast.Node{n.Assign, n.Body}
+		sc.scan(n.Init)
+		sc.check(n.Assign)
+		sc.clauses(n.Body)
+	case *ast.SelectStmt:
+		sc.clauses(n.Body)
 	case *ast.ForStmt:
-		init, rest = n.Init, []ast.Node{n.Cond, n.Post, n.Body}
+		sc.scan(n.Init)
+		sc.check(n.Cond)
+		// The body then the post statement, or neither.
+		sc.branches(true, &ast.BlockStmt{List: []ast.Stmt{n.Body, n.Post}})
+	case *ast.RangeStmt:
+		sc.check(n.X)
+		sc.branches(true, n.Body)
 	default:
-		sc.found = firstUse(sc.info, n, sc.live)
-		return
-	}
-	if init != nil {
-		sc.scan(init)
-	}
-	for _, r := range rest {
-		if sc.found != nil || sc.stop {
-			return
-		}
-		// Absent parts are nil interfaces (Cond, Else, Post); the
-		// bodies, pointers, are always there.
-		if r != nil {
-			sc.found = firstUse(sc.info, r, sc.live)
-		}
+		sc.check(n)
 	}
 }
 
+// check looks for a use anywhere in n.
+func (sc *afterScan) check(n ast.Node) {
+	if sc.found == nil && !sc.stop && n != nil {
+		sc.found = firstUse(sc.info, n, sc.live)
+	}
+}
+
+func (sc *afterScan) list(list []ast.Stmt) {
+	for _, s := range list {
+		sc.scan(s)
+	}
+}
+
+// branches scans the alternatives ns (nil ones are empty: an absent else),
+// each from the current state, and leaves the union of their live sets;
+// skippable adds the state before them as one more alternative (an if
+// without else, a loop run zero times).
+func (sc *afterScan) branches(skippable bool, ns ...ast.Node) {
+	before := maps.Clone(sc.live)
+	out := map[types.Object]bool{}
+	if skippable {
+		maps.Copy(out, before)
+	}
+	var alts []ast.Node
+	for _, n := range ns {
+		if n != nil {
+			alts = append(alts, n)
+		}
+	}
+	for i, n := range alts {
+		if i > 0 {
+			sc.live = maps.Clone(before)
+		}
+		sc.scan(n)
+		if sc.found != nil || sc.stop {
+			return
+		}
+		maps.Copy(out, sc.live)
+	}
+	sc.live = out
+}
+
+// clauses scans the case or comm clauses of a switch or select body as
+// alternatives.
+func (sc *afterScan) clauses(body *ast.BlockStmt) {
+	var alts []ast.Node
+	hasDefault := false
+	for _, c := range body.List {
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			for _, e := range c.List {
+				sc.check(e)
+			}
+			hasDefault = hasDefault || c.List == nil
+			alts = append(alts, &ast.BlockStmt{List: c.Body})
+		case *ast.CommClause:
+			hasDefault = hasDefault || c.Comm == nil
+			alts = append(alts, &ast.BlockStmt{List: append([]ast.Stmt{c.Comm}, c.Body...)})
+		}
+	}
+	sc.branches(!hasDefault, alts...)
+}
+
+// retaken reports whether cond compares a live variable with one assigned
+// a Get after the Put (if again != s { t.Skip() }): the code checks
+// whether the pool handed the value back, and uses it as its own again.
+func (sc *afterScan) retaken(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+			return !found
+		}
+		x, y := sc.varOf(b.X), sc.varOf(b.Y)
+		if (sc.live[x] && sc.regot[y]) || (sc.live[y] && sc.regot[x]) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (sc *afterScan) varOf(e ast.Expr) types.Object {
+	if id, ok := flow.Unconvert(sc.info, e).(*ast.Ident); ok {
+		return sc.info.ObjectOf(id)
+	}
+	return nil
+}
+
 // assign checks the right-hand sides, then the left-hand sides of an
-// assignment: a live variable assigned is dead from here on.
+// assignment: a live variable assigned is dead from here on; a variable
+// assigned a Get is noted in regot.
 func (sc *afterScan) assign(n *ast.AssignStmt) {
 	for _, r := range n.Rhs {
 		if id := firstUse(sc.info, r, sc.live); id != nil {
@@ -243,12 +351,13 @@ func (sc *afterScan) assign(n *ast.AssignStmt) {
 			return
 		}
 	}
-	for _, l := range n.Lhs {
+	for i, l := range n.Lhs {
 		if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-			if obj := sc.info.ObjectOf(id); sc.live[obj] {
-				if obj == sc.x {
-					sc.stop = true
-				}
+			obj := sc.info.ObjectOf(id)
+			if len(n.Rhs) == 1 && (i == 0 || len(n.Lhs) == 1) && sc.isGet(n.Rhs[0]) {
+				sc.regot[obj] = true
+			}
+			if sc.live[obj] {
 				delete(sc.live, obj)
 			}
 			continue
@@ -260,6 +369,21 @@ func (sc *afterScan) assign(n *ast.AssignStmt) {
 	}
 }
 
+// isGet reports whether e is a Get (through a type assertion too).
+func (sc *afterScan) isGet(e ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.TypeAssertExpr:
+			e = x.X
+			continue
+		case *ast.CallExpr:
+			c := sc.pc.ByCall[x]
+			return c != nil && c.Op == poolcall.Get
+		}
+		return false
+	}
+}
+
 // reportUse reports the use found after the Put, with a fix copying an
 // alias out before the Put when it is assigned once.
 func reportUse(pass *analysis.Pass, put putInfo, al *aliaser, found *ast.Ident) {
@@ -268,17 +392,17 @@ func reportUse(pass *analysis.Pass, put putInfo, al *aliaser, found *ast.Ident) 
 	obj := pass.TypesInfo.ObjectOf(found)
 	if obj == x {
 		pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-			Message: fmt.Sprintf("use after put: %s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
+			Message: fmt.Sprintf("%s is used after it was put back into %s on line %d", x.Name(), c.PoolName, line)})
 		return
 	}
 	if keeper := al.keeperName(al.origin[obj]); keeper != "" {
 		pass.Report(analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-			Message: fmt.Sprintf("use after put: %s keeps %s (passed to %s on line %d), which was put back into %s on line %d",
-				found.Name, x.Name(), keeper, pass.Fset.Position(al.origin[obj].Pos()).Line, c.PoolName, line)})
+			Message: fmt.Sprintf("%s keeps %s, which was put back into %s on line %d (passed to %s on line %d)",
+				found.Name, x.Name(), c.PoolName, line, keeper, pass.Fset.Position(al.origin[obj].Pos()).Line)})
 		return
 	}
 	d := analysis.Diagnostic{Pos: found.Pos(), End: found.End(),
-		Message: fmt.Sprintf("use after put: %s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
+		Message: fmt.Sprintf("%s aliases %s, which was put back into %s on line %d", found.Name, x.Name(), c.PoolName, line)}
 	if origin := al.origin[obj]; origin != nil && al.assigns[obj] == 1 {
 		if text := copyOut(pass, origin); text != "" {
 			d.SuggestedFixes = []analysis.SuggestedFix{{
@@ -321,8 +445,13 @@ func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ide
 			if len(n.Args) == 1 && isLive(n.Args[0]) && headerOnly(info, n) {
 				return false
 			}
-			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "testing" {
-				return false // t.Fatalf("got %p, want %p", got, b): a test reporting identities
+			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.Pkg() != nil {
+				if fn.Pkg().Path() == "testing" {
+					return false // t.Fatalf("got %p, want %p", got, b): a test reporting identities
+				}
+				if identityAssert(fn) {
+					return false // assert.NotNil(t, ce): the pointer, not what it points to
+				}
 			}
 		case *ast.Ident:
 			if live[info.ObjectOf(n)] {
@@ -332,6 +461,20 @@ func firstUse(info *types.Info, e ast.Node, live map[types.Object]bool) *ast.Ide
 		return true
 	})
 	return found
+}
+
+// identityAssert reports whether fn is a testify assertion that looks at
+// a pointer only: Nil, NotNil, Same, NotSame (and their f forms).
+func identityAssert(fn *types.Func) bool {
+	path := fn.Pkg().Path()
+	if !strings.HasSuffix(path, "testify/assert") && !strings.HasSuffix(path, "testify/require") {
+		return false
+	}
+	switch strings.TrimSuffix(fn.Name(), "f") {
+	case "Nil", "NotNil", "Same", "NotSame":
+		return true
+	}
+	return false
 }
 
 // headerOnly reports whether call only looks at its argument's header:
@@ -368,7 +511,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 		case self:
 			pass.Report(analysis.Diagnostic{
 				Pos: at.Pos(), End: at.End(),
-				Message: fmt.Sprintf("use after put: %s %s, which the deferred Put on line %d hands back to %s as the function returns: its next user will share it",
+				Message: fmt.Sprintf("%s %s, which the deferred Put on line %d hands back to %s (its next user shares it)",
 					verb, x.Name(), line, c.PoolName),
 			})
 		case strong:
@@ -377,7 +520,7 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			}
 			diag := analysis.Diagnostic{
 				Pos: at.Pos(), End: at.End(),
-				Message: fmt.Sprintf("use after put: %s memory of %s, which the deferred Put on line %d hands back to %s as the function returns; copy it out first",
+				Message: fmt.Sprintf("%s memory of %s, which the deferred Put on line %d hands back to %s (copy it out first)",
 					verb, x.Name(), line, c.PoolName),
 			}
 			if verb == "returns" && at == ast.Node(e) {
@@ -674,14 +817,26 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *
 // which struct types are zeroed through a pointer (*p = T{}). Memory
 // reached through such a field or type is taken to be released by the
 // code that puts the value back (STYLE.md: drop references before Put).
+//
+// It also records the package's accessors: methods whose body only
+// returns a slice or map field of the receiver (func (b *Buffer) Bytes()
+// []byte { return b.bs }), whose result aliases the value.
 type drops struct {
-	fields map[types.Object]bool
-	types  map[types.Object]bool
+	fields    map[types.Object]bool
+	types     map[types.Object]bool
+	accessors map[*types.Func]bool
 }
 
 func newDrops(pass *analysis.Pass) *drops {
-	d := &drops{fields: map[types.Object]bool{}, types: map[types.Object]bool{}}
+	d := &drops{fields: map[types.Object]bool{}, types: map[types.Object]bool{}, accessors: map[*types.Func]bool{}}
 	info := pass.TypesInfo
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			if fn := accessor(info, decl); fn != nil {
+				d.accessors[fn] = true
+			}
+		}
+	}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			as, ok := n.(*ast.AssignStmt)
@@ -715,6 +870,33 @@ func newDrops(pass *analysis.Pass) *drops {
 	return d
 }
 
+// accessor returns the method decl declares when its body is one return
+// of a slice or map field of its receiver (possibly resliced), or nil.
+func accessor(info *types.Info, decl ast.Decl) *types.Func {
+	fd, ok := decl.(*ast.FuncDecl)
+	if !ok || fd.Recv == nil || fd.Body == nil || len(fd.Body.List) != 1 || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return nil
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 || !hasRefs(info.TypeOf(ret.Results[0])) {
+		return nil
+	}
+	recv, _ := info.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	e := ast.Unparen(ret.Results[0])
+	if sl, ok := e.(*ast.SliceExpr); ok {
+		e = ast.Unparen(sl.X)
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || recv == nil || !flow.IsVar(info, sel.X, recv) {
+		return nil
+	}
+	if s := info.Selections[sel]; s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	return fn
+}
+
 func namedOf(t types.Type) types.Object {
 	if n, ok := types.Unalias(t).(*types.Named); ok {
 		return n.Obj()
@@ -733,7 +915,7 @@ func (a *aliaser) retained(opaquePut bool, e ast.Expr) bool {
 	if len(fields) == 0 && len(structs) == 0 {
 		return true
 	}
-	if opaquePut {
+	if opaquePut && !bufferFields(fields) {
 		return false
 	}
 	for f := range fields {
@@ -747,6 +929,64 @@ func (a *aliaser) retained(opaquePut bool, e ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// bufferFields reports whether every field of fields is the byte slice of
+// a buffer type: a struct with a Reset method (bytebufferpool's
+// ByteBuffer.B), whose Reset truncates the slice and keeps its memory, or
+// one of the buffers aliasingBuffer knows.
+func bufferFields(fields map[types.Object]bool) bool {
+	if len(fields) == 0 {
+		return false
+	}
+	for f := range fields {
+		v, ok := f.(*types.Var)
+		if !ok || !isByteSlice(v.Type()) {
+			return false
+		}
+		owner := fieldOwner(v)
+		if owner == nil {
+			return false
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(owner), true, v.Pkg(), "Reset"); obj == nil && !aliasingBuffer(owner) {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldOwner returns the named struct type declaring the field v, among
+// the named types of v's package, or nil.
+func fieldOwner(v *types.Var) types.Type {
+	if v.Pkg() == nil {
+		return nil
+	}
+	scope := v.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i) == v {
+				return tn.Type()
+			}
+		}
+	}
+	return nil
+}
+
+func isByteSlice(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
 }
 
 // chain collects the fields and struct types through which e reaches the
@@ -806,6 +1046,9 @@ func (a *aliaser) kind(e ast.Expr) int {
 	case *ast.StarExpr:
 		if a.kind(e.X) != none && hasRefs(info.TypeOf(e)) {
 			return strong
+		}
+		if a.kind(e.X) >= strong && fromUnsafePointer(info, e.X) {
+			return strong // *(*string)(unsafe.Pointer(&b)): the bytes of b
 		}
 	case *ast.SliceExpr:
 		if k := a.kind(e.X); k != none {
@@ -869,7 +1112,22 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 		if k >= strong && hasRefs(tv.Type) {
 			return strong
 		}
+		if k != none && isPointerType(tv.Type) {
+			return strong // unsafe.Pointer(&b), (*string)(p): the same memory
+		}
 		return none
+	}
+	if fun, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if b, ok := info.Uses[fun.Sel].(*types.Builtin); ok && len(call.Args) > 0 {
+			switch b.Name() {
+			case "String", "Slice", "SliceData", "StringData":
+				// unsafe.String(unsafe.SliceData(b), len(b)) shares b.
+				if a.kind(call.Args[0]) != none {
+					return strong
+				}
+			}
+			return none
+		}
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := info.Uses[id].(*types.Builtin); ok {
@@ -895,15 +1153,85 @@ func (a *aliaser) callKind(call *ast.CallExpr) int {
 		if (fn.Name() == "Bytes" || fn.Name() == "AvailableBuffer") && aliasingBuffer(sig.Recv().Type()) {
 			return strong
 		}
+		if a.drops != nil && a.drops.accessors[fn.Origin()] {
+			return strong // func (b *Buffer) Bytes() []byte { return b.bs }
+		}
 		return none
 	}
 	if fn.Pkg().Path() == "bytes" && len(call.Args) > 0 && strings.HasPrefix(fn.Name(), "Trim") && a.kind(call.Args[0]) >= strong {
 		return strong // bytes.Trim* return subslices of their argument
 	}
+	if len(call.Args) > 0 && a.kind(call.Args[0]) >= strong && appendsInto(fn) {
+		return strong // strconv.AppendInt(b.B[:0], n, 10) returns b.B's memory
+	}
+	if len(call.Args) == 1 && a.kind(call.Args[0]) >= strong && unsafeString(fn) {
+		return strong // b2s(bb.B): a string over the pooled bytes
+	}
 	if a.keeps(call, fn) {
 		return strong
 	}
 	return none
+}
+
+// appendsInto reports whether fn is append-style: named Append... or
+// append..., its first parameter and its first result the same slice type
+// (strconv.AppendInt, fmt.Append, AppendQuotedArg(dst []byte, ...)
+// []byte). Such a function returns its first argument's memory when it
+// has room.
+func appendsInto(fn *types.Func) bool {
+	if !strings.HasPrefix(fn.Name(), "Append") && !strings.HasPrefix(fn.Name(), "append") {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() == 0 || sig.Results().Len() == 0 {
+		return false
+	}
+	if _, ok := sig.Params().At(0).Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	return types.Identical(sig.Params().At(0).Type(), sig.Results().At(0).Type())
+}
+
+// unsafeString reports whether fn converts a byte slice to a string
+// without copying: func(b []byte) string by one of the usual names (b2s,
+// BytesToString, UnsafeString, ...).
+func unsafeString(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 || sig.Results().Len() != 1 || !isByteSlice(sig.Params().At(0).Type()) {
+		return false
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return false
+	}
+	switch strings.ToLower(fn.Name()) {
+	case "b2s", "bytestostring", "unsafestring", "bytes2string", "tostringunsafe", "unsafebytestostring", "bytestostringunsafe":
+		return true
+	}
+	return false
+}
+
+// fromUnsafePointer reports whether e is a conversion of an unsafe.Pointer
+// to a pointer type: (*string)(unsafe.Pointer(&b)).
+func fromUnsafePointer(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+		return false
+	}
+	b, ok := info.TypeOf(call.Args[0]).Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
+}
+
+func isPointerType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	}
+	return false
 }
 
 // staticCallee returns the function or method call statically calls, or

@@ -53,8 +53,8 @@ type Binding struct {
 // with the statement assigning it and the statements after it in the same
 // block or clause, or nil when the call is not bound to a variable by a
 // statement of a block.
-func BindGet(info *types.Info, ins *inspector.Inspector, call *ast.CallExpr) *Binding {
-	cur, ok := ins.Root().FindNode(call)
+func BindGet(info *types.Info, ins *inspector.Inspector, get *Call) *Binding {
+	cur, ok := Find(ins, get)
 	if !ok {
 		return nil
 	}
@@ -132,7 +132,7 @@ func PutValueVar(info *types.Info, ins *inspector.Inspector, put *Call, addr boo
 	if x, ok = info.ObjectOf(id).(*types.Var); !ok {
 		return nil, stmt, false
 	}
-	cur, found := ins.Root().FindNode(put.Call)
+	cur, found := Find(ins, put)
 	if !found {
 		return nil, stmt, false
 	}

@@ -81,6 +81,8 @@ type Call struct {
 	Call *ast.CallExpr
 	Op   Op
 	Kind Kind
+	// Cursor is the call's place in the package's syntax (see Find).
+	Cursor inspector.Cursor
 
 	// Pool is the variable or field holding the pool the call operates on,
 	// or nil when it cannot be named (a pool returned by a call, bytebuf's
@@ -109,6 +111,17 @@ type Call struct {
 	// p.Put((*[N]byte)(b)) }): the pool then receives a value whose type
 	// is not Value's.
 	Converted bool
+}
+
+// Find returns the cursor of the pool call c, or of a call of the package
+// that is one (the inner call of a wrapper), without a walk of the
+// package's syntax when poolcall recorded it; it falls back to
+// Cursor.FindNode.
+func Find(ins *inspector.Inspector, c *Call) (inspector.Cursor, bool) {
+	if c.Cursor.Valid() {
+		return c.Cursor, true
+	}
+	return ins.Root().FindNode(c.Call)
 }
 
 // Pos is where the call is.
@@ -146,7 +159,9 @@ type Wrapper struct {
 	Kind Kind
 	// Inner is the forwarded call inside Decl (nil for imported wrappers).
 	Inner *Call
-	// ValueParam is the index of the parameter handed to Put; -1 for Get.
+	// ValueParam is the index of the parameter handed to Put, ValueRecv
+	// when the receiver is (func (b *Buffer) Free() { pool.Put(b) }); -1
+	// for Get.
 	ValueParam int
 	// PoolFrom says where the wrapper finds its pool: PoolGlobal (Global),
 	// PoolRecv (the receiver), PoolParam (parameter PoolParam) or
@@ -163,6 +178,10 @@ type Wrapper struct {
 	// type on its way to the pool.
 	Converts bool
 }
+
+// ValueRecv is Wrapper.ValueParam for a method that puts its receiver
+// back.
+const ValueRecv = -2
 
 // PoolSource says where a wrapper takes its pool from.
 type PoolSource int
@@ -186,6 +205,8 @@ type Info struct {
 	New map[types.Object]*NewInfo
 	// Wrappers maps the wrapper functions declared in this package.
 	Wrappers map[*types.Func]*Wrapper
+
+	fresh map[*types.Func]bool // see Fresh
 }
 
 // WrapperFact is exported for each wrapper function, so that calls from
@@ -214,7 +235,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Info)(nil)),
-	FactTypes:  []analysis.Fact{new(WrapperFact)},
+	FactTypes:  []analysis.Fact{new(WrapperFact), new(FreshFact)},
 }
 
 type state struct {
@@ -228,6 +249,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ByCall:   map[*ast.CallExpr]*Call{},
 		New:      map[types.Object]*NewInfo{},
 		Wrappers: map[*types.Func]*Wrapper{},
+		fresh:    map[*types.Func]bool{},
 	}
 	if !relevant(pass) {
 		return info, nil
@@ -258,13 +280,15 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn, w := range info.Wrappers {
 		st.exportFact(fn, w)
 	}
+	st.collectFresh(decls)
 
-	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-		if c := st.classify(n.(*ast.CallExpr)); c != nil {
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		if c := st.classify(cur.Node().(*ast.CallExpr)); c != nil {
+			c.Cursor = cur
 			info.Calls = append(info.Calls, c)
 			info.ByCall[c.Call] = c
 		}
-	})
+	}
 	st.collectNew(ins)
 	return info, nil
 }
@@ -455,6 +479,14 @@ func (st *state) classify(call *ast.CallExpr) *Call {
 	if c.PoolName == "" {
 		c.PoolName = "the pool used by " + fn.Name()
 	}
+	if w.Op == Put && w.ValueParam == ValueRecv {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+				c.Value = sel.X
+				c.ValueType = fn.Type().(*types.Signature).Recv().Type()
+			}
+		}
+	}
 	if w.Op == Put && w.ValueParam >= 0 && w.ValueParam < len(call.Args) {
 		c.Value = call.Args[w.ValueParam]
 		sig := fn.Type().(*types.Signature)
@@ -586,7 +618,15 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 			return nil
 		}
 		i := paramIndex(sig, info.ObjectOf(id))
-		if i < 0 || (w.PoolFrom == PoolParam && i == w.PoolParam) {
+		if i < 0 && sig.Recv() != nil && info.ObjectOf(id) == sig.Recv() && !w.Converts {
+			i = ValueRecv // b.Free() puts b back
+		}
+		if i == -1 || (w.PoolFrom == PoolParam && i == w.PoolParam) {
+			return nil
+		}
+		if assigned(info, fd.Body, info.ObjectOf(id)) {
+			// if p == nil { p = get() ...; defer p.free() }: what goes
+			// back may be a value of the function's own, not the caller's.
 			return nil
 		}
 		w.ValueParam = i
@@ -598,9 +638,37 @@ func (st *state) wrapper(fd *ast.FuncDecl, fn *types.Func) *Wrapper {
 	return w
 }
 
+// assigned reports whether the variable obj is assigned, or its address
+// taken, in body.
+func assigned(info *types.Info, body *ast.BlockStmt, obj types.Object) bool {
+	found := false
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.ObjectOf(id) == obj
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				found = found || is(l)
+			}
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.UnaryExpr:
+			found = found || (n.Op == token.AND && is(n.X))
+		case *ast.RangeStmt:
+			found = found || (n.Key != nil && is(n.Key)) || (n.Value != nil && is(n.Value))
+		}
+		return !found
+	})
+	return found
+}
+
 // forwardsGet reports whether every return statement of fd returns the
 // value of get (directly, through a type assertion or conversion, or
-// through a local variable assigned from it).
+// through a local variable assigned from it), or a fresh value (&T{...},
+// new(T)) as a fallback when the pool is empty (if v == nil { return
+// &T{} }), with at least one return of get's value.
 func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
 	fromGet := func(e ast.Expr) bool { return rootCall(info, e) == get }
 	holders := map[types.Object]bool{}
@@ -636,16 +704,20 @@ func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			returns++
 			if len(n.Results) != 1 {
 				ok = false
 				return false
 			}
 			r := ast.Unparen(n.Results[0])
 			if fromGet(r) {
+				returns++
 				return false
 			}
-			if id, isID := r.(*ast.Ident); isID && holders[info.ObjectOf(id)] {
+			if id, isID := stripAssert(info, r).(*ast.Ident); isID && holders[info.ObjectOf(id)] {
+				returns++
+				return false
+			}
+			if isFresh(info, r) {
 				return false
 			}
 			ok = false
@@ -653,6 +725,36 @@ func forwardsGet(info *types.Info, fd *ast.FuncDecl, get *ast.CallExpr) bool {
 		return true
 	})
 	return ok && returns > 0
+}
+
+// stripAssert returns e without the parentheses, type assertions and
+// conversions around it.
+func stripAssert(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		e = flow.Unconvert(info, e)
+		ta, ok := e.(*ast.TypeAssertExpr)
+		if !ok {
+			return e
+		}
+		e = ta.X
+	}
+}
+
+// isFresh reports whether e is &T{...} or new(T).
+func isFresh(info *types.Info, e ast.Expr) bool {
+	switch r := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		_, lit := ast.Unparen(r.X).(*ast.CompositeLit)
+		return lit && r.Op == token.AND
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(r.Fun).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		b, ok := info.Uses[id].(*types.Builtin)
+		return ok && b.Name() == "new"
+	}
+	return false
 }
 
 // rootCall strips parens, type assertions and conversions and returns the

@@ -5,7 +5,7 @@ import "sync"
 var p sync.Pool
 
 func f(b []byte, s string) {
-	p.Put(b) // want `non-pointer put: p.Put of \[\]byte`
+	p.Put(b) // want `p.Put of \[\]byte`
 
 	p.Put(b) //poolvet:ignore nonptrput the allocation is what this measures
 
@@ -17,7 +17,7 @@ func f(b []byte, s string) {
 	//lint:ignore SA6002 deliberate
 	p.Put(s)
 
-	p.Put(b) //poolvet:ignore poolcopy names another analyzer // want `non-pointer put`
+	p.Put(b) //poolvet:ignore poolcopy names another analyzer // want `allocates on every call`
 
-	p.Put(b) //nolint:staticcheck // SA1019 is another check // want `non-pointer put`
+	p.Put(b) //nolint:staticcheck // SA1019 is another check // want `allocates on every call`
 }

@@ -54,7 +54,7 @@ func DecodeJSONWithPool(in string) (JsonData, error) {
 	res := decRespPool.Get().(*JsonData)
 	defer decRespPool.Put(res)
 
-	if err := json.Unmarshal([]byte(in), &res); err != nil { // want `^dirty decode: json.Unmarshal decodes into res, taken from decRespPool on line 54 and not zeroed: fields absent from the input keep the previous user's values$`
+	if err := json.Unmarshal([]byte(in), &res); err != nil { // want `^json.Unmarshal decodes into res, taken from decRespPool on line 54 and not zeroed \(fields absent from the input keep the previous user's values\)$`
 		return JsonData{}, err
 	}
 	return JsonData{ID: res.ID, Name: res.Name}, nil
@@ -64,7 +64,7 @@ func DecodeJSONStreamWithPool(in io.Reader) (string, error) {
 	res := decRespPool.Get().(*JsonData)
 	defer decRespPool.Put(res)
 
-	if err := json.NewDecoder(in).Decode(&res); err != nil { // want `^dirty decode: \(\*json.Decoder\).Decode decodes into res, taken from decRespPool on line 64`
+	if err := json.NewDecoder(in).Decode(&res); err != nil { // want `^\(\*json.Decoder\).Decode decodes into res, taken from decRespPool on line 64`
 		return "", err
 	}
 	return res.Name, nil
@@ -253,7 +253,7 @@ var kitData = pool.New(func() *JsonData { return new(JsonData) })
 func kitNoReset(buf []byte) string {
 	d := kitData.Get()
 	defer kitData.Put(d)
-	json.Unmarshal(buf, d) // want `dirty decode: json.Unmarshal decodes into d, taken from kitData`
+	json.Unmarshal(buf, d) // want `json.Unmarshal decodes into d, taken from kitData`
 	return d.Name
 }
 

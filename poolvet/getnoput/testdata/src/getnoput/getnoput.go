@@ -34,7 +34,7 @@ func encode(w io.Writer, v any) error {
 	b := bufPool.Get().(*bytes.Buffer)
 	b.Reset()
 	if err := json.NewEncoder(b).Encode(v); err != nil {
-		return err // want `^get without put: b from bufPool \(Get on line 34\) is not put back on this return path: lost reuse, not a leak \(the GC frees it\), but the pool allocates again$`
+		return err // want `^b from bufPool \(Get on line 34\) is not put back on this return path \(lost reuse, not a leak\)$`
 	}
 	_, err := w.Write(b.Bytes())
 	bufPool.Put(b)

@@ -20,7 +20,7 @@ func writeAll(w io.Writer, items []string) {
 		b := bufPool.Get().(*bytes.Buffer)
 		b.Reset()
 		if it == "" {
-			continue // want `^get without put: b from bufPool \(Get on line 20\) is not put back before this continue, which leaves the loop iteration holding it: lost reuse, not a leak \(the GC frees it\), but the pool allocates again$`
+			continue // want `^b from bufPool \(Get on line 20\) is not put back before this continue, which leaves the loop iteration holding it \(lost reuse, not a leak\)$`
 		}
 		b.WriteString(it)
 		w.Write(b.Bytes())
@@ -98,7 +98,7 @@ func worker(w io.Writer, in <-chan string) {
 var hashPool = sync.Pool{New: func() any { return sha256.New() }}
 
 func sum(p []byte) []byte {
-	h := hashPool.Get().(hash.Hash) // want `^get without put: nothing in this package puts back into hashPool: every Get allocates through New, so the pool saves nothing$`
+	h := hashPool.Get().(hash.Hash) // want `^nothing in this package puts back into hashPool \(every Get allocates through New\)$`
 	h.Reset()
 	h.Write(p)
 	return h.Sum(nil)
@@ -269,7 +269,7 @@ func sumRight(p []byte) []byte {
 }
 
 func sumForgot(p []byte) []byte {
-	h := hashes.Get().(hash.Hash) // want `^get without put: h from hashes \(Get on line 272\) is never put back: lost reuse, not a leak \(the GC frees it\), but the pool allocates again$`
+	h := hashes.Get().(hash.Hash) // want `^h from hashes \(Get on line 272\) is never put back \(lost reuse, not a leak\)$`
 	h.Reset()
 	h.Write(p)
 	return h.Sum(nil)

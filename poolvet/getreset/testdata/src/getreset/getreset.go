@@ -48,7 +48,7 @@ func getBuf() *bytes.Buffer { return bufPool.Get().(*bytes.Buffer) }
 // sync's own example without its Reset.
 func Log(w io.Writer, key, val string) {
 	b := bufPool.Get().(*bytes.Buffer)
-	b.WriteString(key) // want `^get without reset: b from bufPool \(Get on line 50\) is written before it is reset, and no Put of bufPool resets it: the previous user's content is still there$`
+	b.WriteString(key) // want `^b from bufPool \(Get on line 50\) is written before it is reset \(no Put of bufPool resets it\)$`
 	b.WriteByte('=')
 	b.WriteString(val)
 	w.Write(b.Bytes())

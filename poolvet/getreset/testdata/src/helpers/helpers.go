@@ -35,7 +35,7 @@ func writeBody(w io.Writer, body string) error {
 // The helper writes into the unreset buffer.
 func helperWrite(out io.Writer, name string) {
 	b := bufPool.Get().(*bytes.Buffer)
-	writeHeader(b, name) // want `^get without reset: b from bufPool \(Get on line 37\) is written before it is reset, and no Put of bufPool resets it: the previous user's content is still there$`
+	writeHeader(b, name) // want `^b from bufPool \(Get on line 37\) is written before it is reset \(no Put of bufPool resets it\)$`
 	out.Write(b.Bytes())
 	bufPool.Put(b)
 }

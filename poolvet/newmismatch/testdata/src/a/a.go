@@ -37,16 +37,16 @@ func get[T any](p *sync.Pool) T { return p.Get().(T) }
 // Flagged.
 
 func flagged(s *server) {
-	_ = ints.Get().(*[]string)        // want `^get/new mismatch: ints.Get\(\) asserted to \*\[\]string panics when the pool is empty: its New \(line 9\) returns only \*\[\]int$`
-	_ = bufs.Get().(*strings.Builder) // want `bufs.Get\(\) asserted to \*strings.Builder .* New \(line 12\) returns only \*bytes.Buffer`
+	_ = ints.Get().(*[]string)        // want `^ints.Get\(\) asserted to \*\[\]string panics when the pool is empty \(New on line 9 returns only \*\[\]int\)$`
+	_ = bufs.Get().(*strings.Builder) // want `bufs.Get\(\) asserted to \*strings.Builder .* \(New on line 12 returns only \*bytes.Buffer\)`
 	_ = s.scratch.Get().([]byte)      // want `s.scratch.Get\(\) asserted to \[\]byte .* returns only \*\[\]byte`
 	_ = s.names.Get().(*bytes.Buffer) // want `s.names.Get\(\) asserted to \*bytes.Buffer`
 	b := s.names.Get().(*strings.Builder)
 	s.names.Put(b)
-	s.names.Put(new(bytes.Buffer)) // want `^get/new mismatch: s.names.Put of \*bytes.Buffer, a type its New \(line 31\) never returns: the assertion to \*strings.Builder at line 44 panics when it gets this value$`
+	s.names.Put(new(bytes.Buffer)) // want `^s.names.Put of \*bytes.Buffer makes the assertion to \*strings.Builder on line 44 panic \(New on line 31 never returns \*bytes.Buffer\)$`
 	x := []int{1}
 	ints.Put(&x)
-	ints.Put(x)               // want `ints.Put of \[\]int, a type its New \(line 9\) never returns`
+	ints.Put(x)               // want `ints.Put of \[\]int makes the assertion .* panic \(New on line 9 never returns`
 	_ = get[*[]string](&ints) // want `ints.Get\(\) \(through get\) asserted to \*\[\]string`
 	local := sync.Pool{New: func() any { return new(int) }}
 	_ = local.Get().(*int64) // want `local.Get\(\) asserted to \*int64 .* returns only \*int`

@@ -28,11 +28,11 @@ type bb struct{ p bytebuf.Pool }
 
 func flagged(shards []shard, ch chan shard, pools []sync.Pool, ns []nested, m map[string]shard, ks []kit, sps []sp, bbs []bb) {
 	dst := make([]shard, len(shards))
-	copy(dst, shards)                                                            // want `^pool copied: copy\(dst, shards\) copies elements that hold a sync.Pool \(shard.bufs\); use a slice of pointers$`
-	_ = append([]shard(nil), shards...)                                          // want `pool copied: append\(\[\]shard\(nil\), shards...\) copies elements that hold a sync.Pool \(shard.bufs\)`
-	copy(pools, pools[1:])                                                       // want `copy\(pools, pools\[1:\]\) copies elements that hold a sync.Pool;`
-	ch <- shards[0]                                                              // want `^pool copied: sending shards\[0\] on a channel copies a sync.Pool \(shard.bufs\); send a pointer$`
-	_ = slices.Clone(ns)                                                         // want `pool copied: slices.Clone copies or moves the elements of ns, which hold a sync.Pool \(shard.bufs\)`
+	copy(dst, shards)                                                            // want `^copy\(dst, shards\) copies elements that hold a sync.Pool \(shard.bufs\)$`
+	_ = append([]shard(nil), shards...)                                          // want `append\(\[\]shard\(nil\), shards...\) copies elements that hold a sync.Pool \(shard.bufs\)`
+	copy(pools, pools[1:])                                                       // want `copy\(pools, pools\[1:\]\) copies elements that hold a sync.Pool$`
+	ch <- shards[0]                                                              // want `^sending shards\[0\] on a channel copies a sync.Pool \(shard.bufs\)$`
+	_ = slices.Clone(ns)                                                         // want `slices.Clone copies or moves the elements of ns, which hold a sync.Pool \(shard.bufs\)`
 	shards = slices.Insert(shards, 0, shard{})                                   // want `slices.Insert copies or moves the elements of shards`
 	slices.SortFunc(shards, func(a, b shard) int { return 0 })                   // want `slices.SortFunc`
 	_ = maps.Clone(m)                                                            // want `maps.Clone copies or moves the elements of m, which hold a sync.Pool \(shard.bufs\)`

@@ -36,33 +36,33 @@ type Plain struct {
 // ---- flagged ----
 
 func copies(p *Encoder, s *Server, k *KitCache) {
-	e := *Default() // want `^pool copied: \*Default\(\) copies a sync.Pool \(Encoder.bufs\); use the pointer$`
+	e := *Default() // want `^\*Default\(\) copies a sync.Pool \(Encoder.bufs\)$`
 	_ = e
-	c := *p // want `pool copied: \*p copies a sync.Pool \(Encoder.bufs\)`
+	c := *p // want `\*p copies a sync.Pool \(Encoder.bufs\)`
 	_ = c
-	var srv = *s // want `pool copied: \*s copies a sync.Pool \(Encoder.bufs\)`
+	var srv = *s // want `\*s copies a sync.Pool \(Encoder.bufs\)`
 	_ = srv
 	var kc KitCache
-	kc = *k // want `pool copied: \*k copies a bytebuf.Pool \(KitCache.b\)`
+	kc = *k // want `\*k copies a bytebuf.Pool \(KitCache.b\)`
 	_ = kc
 }
 
 func byValue(e Encoder) string { return e.name }
 
 func passed(p *Encoder) string {
-	return byValue(*p) // want `pool copied: \*p copies a sync.Pool`
+	return byValue(*p) // want `\*p copies a sync.Pool`
 }
 
 func returned(p *Server) Server {
-	return *p // want `pool copied: \*p copies a sync.Pool`
+	return *p // want `\*p copies a sync.Pool`
 }
 
 func inLiteral(p *Encoder) Server {
-	return Server{enc: *p, n: 1} // want `pool copied: \*p copies a sync.Pool`
+	return Server{enc: *p, n: 1} // want `\*p copies a sync.Pool`
 }
 
 func sent(ch chan Encoder) {
-	ch <- *Default() // want `pool copied: sending \*Default\(\) on a channel copies a sync.Pool`
+	ch <- *Default() // want `sending \*Default\(\) on a channel copies a sync.Pool`
 }
 
 // ---- clean ----

@@ -29,7 +29,7 @@ func readAll(r io.Reader) string {
 	b.Reset()
 	b.ReadFrom(r)
 	s := b.String()
-	bufs.Put(b) // want `^unbounded retention: bufs.Put keeps b whatever its size: the value from the Get at line 28 grows from input at line 30 \(b.ReadFrom\) and is put back at line 32 with no capacity check; drop values over a limit before Put$`
+	bufs.Put(b) // want `^bufs.Put keeps b whatever its size \(got on line 28, grown from input on line 30 by b.ReadFrom\)$`
 	return s
 }
 
@@ -37,7 +37,7 @@ func appendRaw(data []byte) int {
 	bp := raw.Get().(*[]byte)
 	*bp = append((*bp)[:0], data...)
 	n := len(*bp)
-	raw.Put(bp) // want `raw.Put keeps bp .* \(append of caller data\)`
+	raw.Put(bp) // want `raw.Put keeps bp .* by append of caller data\)`
 	return n
 }
 
@@ -46,12 +46,12 @@ type request struct{ Header map[string]string }
 func fill(r *request) {
 	s := states.Get().(*state)
 	s.buf = append(s.buf[:0], r.Header["X"]...)
-	states.Put(s) // want `states.Put keeps s .* \(append of caller data\)`
+	states.Put(s) // want `states.Put keeps s .* by append of caller data\)`
 }
 
 func copyIn(w io.Writer, r io.Reader) {
 	b := copies.Get().(*bytes.Buffer)
-	defer copies.Put(b) // want `copies.Put keeps b .* \(io.Copy\)`
+	defer copies.Put(b) // want `copies.Put keeps b .* by io.Copy\)`
 	b.Reset()
 	io.Copy(b, r)
 	b.WriteTo(w)
@@ -62,13 +62,13 @@ func echo(p []byte) string {
 	b.Reset()
 	b.Write(p)
 	s := b.String()
-	writes.Put(b) // want `writes.Put keeps b .* \(b.Write of caller data\)`
+	writes.Put(b) // want `writes.Put keeps b .* by b.Write of caller data\)`
 	return s
 }
 
 func putWrap(b *bytes.Buffer) {
 	b.Reset()
-	viaWrap.Put(b) // want `viaWrap.Put keeps b .* the Get at line 75 grows from input at line 76 \(b.WriteString of caller data\) and is put back at line 78`
+	viaWrap.Put(b) // want `viaWrap.Put keeps b whatever its size \(got on line 75, grown from input on line 76 by b.WriteString of caller data\)`
 }
 
 func useWrap(s string) int {
@@ -204,5 +204,5 @@ var growBufs = sync.Pool{New: func() any { return new(growBuf) }}
 func grow(p []byte) {
 	g := growBufs.Get().(*growBuf)
 	g.Write(p)
-	growBufs.Put(g) // want `growBufs.Put keeps g .* \(g.Write of caller data\)`
+	growBufs.Put(g) // want `growBufs.Put keeps g .* by g.Write of caller data\)`
 }

@@ -36,7 +36,7 @@ func sendBytes(out chan<- []byte, s string) {
 	b := getBuf()
 	b.Reset()
 	b.WriteString(s)
-	out <- b.Bytes() // want `^use after put: sends memory of b on a channel before the Put on line 40 puts b back into bufPool: the receiver may still be using it$`
+	out <- b.Bytes() // want `^sends memory of b on a channel before the Put on line 40 puts b back into bufPool \(the receiver may still be using it\)$`
 	putBuf(b)
 }
 
@@ -56,7 +56,7 @@ func goClosure(w io.Writer, s string) {
 	b := getBuf()
 	b.Reset()
 	b.WriteString(s)
-	go func() { // want `^use after put: the goroutine started here uses b, which the Put on line 62 puts back into bufPool without waiting for it$`
+	go func() { // want `^the goroutine started here uses b, which the Put on line 62 puts back into bufPool without waiting for it$`
 		w.Write(b.Bytes())
 	}()
 	putBuf(b)
@@ -95,7 +95,7 @@ func postAfterPut(ctx context.Context, c *http.Client, url string, v any) (*http
 	if err != nil {
 		return nil, err
 	}
-	return c.Do(req) // want `^use after put: req keeps b \(passed to http.NewRequestWithContext on line 93\), which was put back into bufPool on line 94$`
+	return c.Do(req) // want `^req keeps b, which was put back into bufPool on line 94 \(passed to http.NewRequestWithContext on line 93\)$`
 }
 
 // A reader over the bytes, read after the Put.
@@ -105,7 +105,7 @@ func readerAfterPut(w io.Writer, s string) error {
 	b.WriteString(s)
 	r := bytes.NewReader(b.Bytes())
 	putBuf(b)
-	_, err := io.Copy(w, r) // want `r keeps b \(passed to bytes.NewReader on line 106\)`
+	_, err := io.Copy(w, r) // want `r keeps b, .* \(passed to bytes.NewReader on line 106\)`
 	return err
 }
 
@@ -139,7 +139,7 @@ type conn struct {
 // into a pooled object.
 func (c *conn) release() {
 	slicePool.Put(&c.buf)
-	c.buf = nil // want `^use after put: c.buf is used after &c.buf was put back into slicePool on line 141$`
+	c.buf = nil // want `^c.buf is used after &c.buf was put back into slicePool on line 141$`
 }
 
 type frame struct{ payload *bytes.Buffer }

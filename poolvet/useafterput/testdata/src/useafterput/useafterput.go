@@ -54,7 +54,7 @@ func deferBytes(v int) []byte {
 	defer bufPool.Put(buf)
 	buf.Reset()
 	fmt.Fprint(buf, v)
-	return buf.Bytes() // want `^use after put: returns memory of buf, which the deferred Put on line 54 hands back to bufPool as the function returns; copy it out first$`
+	return buf.Bytes() // want `^returns memory of buf, which the deferred Put on line 54 hands back to bufPool \(copy it out first\)$`
 }
 
 // The seed's other bug: return *ss with defer Put(ss).
@@ -83,7 +83,7 @@ func useAfter(w io.Writer) {
 	b.Reset()
 	b.WriteString("x")
 	bufPool.Put(b)
-	w.Write(b.Bytes()) // want `^use after put: b is used after it was put back into bufPool on line 85$`
+	w.Write(b.Bytes()) // want `^b is used after it was put back into bufPool on line 85$`
 }
 
 func aliasAfter() []byte {
@@ -92,14 +92,14 @@ func aliasAfter() []byte {
 	b.WriteString("x")
 	out := b.Bytes()
 	bufPool.Put(b)
-	return out // want `^use after put: out aliases b, which was put back into bufPool on line 94$`
+	return out // want `^out aliases b, which was put back into bufPool on line 94$`
 }
 
 func returnSelf() *bytes.Buffer {
 	b := bufPool.Get().(*bytes.Buffer)
 	defer bufPool.Put(b)
 	b.Reset()
-	return b // want `^use after put: returns b, which the deferred Put on line 100 hands back to bufPool as the function returns: its next user will share it$`
+	return b // want `^returns b, which the deferred Put on line 100 hands back to bufPool \(its next user shares it\)$`
 }
 
 func deferClosure() []byte {
@@ -125,7 +125,7 @@ func bytebufSend(ch chan<- []byte) {
 	b := bb.Get()
 	defer bb.Put(b)
 	b.WriteString("z")
-	ch <- b.B // want `^use after put: sends memory of b, which the deferred Put on line 126 hands back to bb as the function returns; copy it out first$`
+	ch <- b.B // want `^sends memory of b, which the deferred Put on line 126 hands back to bb \(copy it out first\)$`
 }
 
 func storeGlobal() {
@@ -184,7 +184,7 @@ var strsPoolInts = sync.Pool{New: func() any { s := []int{}; return &s }}
 func useInInit() {
 	b := bufPool.Get().(*bytes.Buffer)
 	bufPool.Put(b)
-	if n := b.Len(); n > 0 { // want `^use after put: b is used after it was put back into bufPool on line 186$`
+	if n := b.Len(); n > 0 { // want `^b is used after it was put back into bufPool on line 186$`
 		fmt.Println(n)
 	}
 }

@@ -111,3 +111,76 @@ func putArray(b []byte) { arrays.Put((*[64]byte)(b)) } // want `put to arrays \(
 func useArray(b []byte) {
 	putArray(b) // want `put to arrays \(arrays\) value b via putArray converted`
 }
+
+// acquire falls back to a fresh buffer when the pool is empty, instead of
+// New: still a Get wrapper.
+func acquire() *bytes.Buffer {
+	v := bufPool.Get() // want `get from bufPool`
+	if v == nil {
+		return &bytes.Buffer{}
+	}
+	return v.(*bytes.Buffer)
+}
+
+// acquireNew, with new(T).
+func acquireNew() *bytes.Buffer {
+	if v, ok := bufPool.Get().(*bytes.Buffer); ok { // want `get from bufPool`
+		return v
+	}
+	return new(bytes.Buffer)
+}
+
+// fresh returns a fresh buffer on every path: not a Get wrapper.
+func fresh(v any) *bytes.Buffer {
+	if v == nil {
+		return &bytes.Buffer{}
+	}
+	return new(bytes.Buffer)
+}
+
+// mixed returns another buffer on one path: not a Get wrapper.
+func mixed(other *bytes.Buffer) *bytes.Buffer {
+	v := bufPool.Get() // want `get from bufPool`
+	if v == nil {
+		return other
+	}
+	return v.(*bytes.Buffer)
+}
+
+func viaFallback() {
+	b := acquire()    // want `get from bufPool \(bufPool\) via acquire`
+	c := acquireNew() // want `get from bufPool \(bufPool\) via acquireNew`
+	_ = fresh(nil)
+	_ = mixed(b)
+	putBuf(b) // want `put to bufPool \(bufPool\) value b via putBuf`
+	putBuf(c) // want `put to bufPool \(bufPool\) value c via putBuf`
+}
+
+type freeBuf struct{ b []byte }
+
+var freeBufs = sync.Pool{New: func() any { return new(freeBuf) }} // want `new freeBufs: \*freeBuf`
+
+// free puts its receiver back: a Put wrapper whose value is the receiver.
+func (f *freeBuf) free() { freeBufs.Put(f) } // want `put to freeBufs \(freeBufs\) value f`
+
+func viaFree() {
+	f := freeBufs.Get().(*freeBuf) // want `get from freeBufs`
+	f.free()                       // want `put to freeBufs \(freeBufs\) value f via free`
+}
+
+// process puts back a value of its own when it is given none: not a Put
+// wrapper of its parameter.
+func process(f *freeBuf) int {
+	if f == nil {
+		f = decodeFree()
+		defer f.free() // want `put to freeBufs \(freeBufs\) value f via free`
+	}
+	return len(f.b)
+}
+
+func decodeFree() *freeBuf { return &freeBuf{} }
+
+func viaProcess(f *freeBuf) {
+	process(f) // not a Put
+	f.free()   // want `put to freeBufs \(freeBufs\) value f via free`
+}
