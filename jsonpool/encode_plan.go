@@ -1,0 +1,310 @@
+package jsonpool
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// The fast encode path.
+//
+// encoding/json walks a value with reflect on every call: it looks up each
+// field's encoder and reads each field through a reflect.Value. For the
+// types a response is commonly made of (structs of numbers, strings,
+// booleans, times, slices and pointers of those) jsonpool builds, once per
+// type, a plan: a tree of encode functions that read each field at its
+// offset through an unsafe.Pointer and append its JSON text directly. The
+// plan only ever produces what encoding/json would for the same value;
+// everything it cannot reproduce exactly is found when the plan is built,
+// and the type is then marked unsupported, so that encoding/json encodes
+// it as before. At run time a plan reports failure (a NaN, a time
+// encoding/json refuses) instead of an error, and the caller throws away
+// what was appended and lets encoding/json produce its own error.
+//
+// What this depends on: the layout of an interface value (a type word and
+// a data word; for the types the fast path accepts at the top level, the
+// data word is a pointer to the value or, for a pointer type, the pointer
+// itself), and the layouts of strings, slices and struct fields that
+// reflect reports (reflect.StructField.Offset, reflect.Type.Size). Both
+// are the Go specification's and the gc runtime's since Go 1.0; no
+// runtime internal is reached through go:linkname.
+
+// encFn appends the JSON text of the value at p to b. ok is false when
+// encoding/json would return an error for the value: b is then to be
+// thrown away. html says whether <, > and & are escaped in strings.
+type encFn func(b []byte, p unsafe.Pointer, html bool) (_ []byte, ok bool)
+
+// encTopPlan is how a value stored in an interface is encoded: fn is nil
+// when its type is unsupported; ptr says the interface holds a pointer,
+// whose target fn encodes (nil is null).
+type encTopPlan struct {
+	fn  encFn
+	ptr bool
+}
+
+// encPlans caches a *encTopPlan per reflect.Type (whose dynamic value is a
+// pointer, so looking one up does not allocate).
+var encPlans sync.Map
+
+// encAppendFast appends the JSON encoding of v, as json.Encoder.Encode
+// writes it without its newline, to b. handled is false when v's type has
+// no plan or encoding/json would fail on v; b's appended bytes must then
+// be discarded (b[:len(b) before the call]). It may write to b's spare
+// capacity beyond what it appends (keys and strings are written as whole
+// words), never past its capacity: b must be the encoder's own buffer, or
+// memory nothing else reads.
+func encAppendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
+	if v == nil {
+		return b, false
+	}
+	t := reflect.TypeOf(v)
+	var pl *encTopPlan
+	if c, ok := encPlans.Load(t); ok {
+		pl = c.(*encTopPlan)
+	} else {
+		pl = buildEncTopPlan(t)
+		encPlans.Store(t, pl)
+	}
+	if pl.fn == nil {
+		return b, false
+	}
+	p := (*encEface)(unsafe.Pointer(&v)).data
+	if pl.ptr && p == nil {
+		return append(b, "null"...), true
+	}
+	return pl.fn(b, p, html)
+}
+
+// encPtrSize is the size of a pointer, and of an interface's data word.
+const encPtrSize = unsafe.Sizeof(uintptr(0))
+
+func buildEncTopPlan(t reflect.Type) *encTopPlan {
+	b := encPlanBuilder{visiting: map[reflect.Type]bool{}}
+	if t.Kind() == reflect.Pointer {
+		if fn := b.build(t.Elem()); fn != nil && !b.failed {
+			return &encTopPlan{fn: fn, ptr: true}
+		}
+		return &encTopPlan{}
+	}
+	// A struct or array of pointer size may be stored in the interface's
+	// data word itself rather than behind it (a struct of one pointer),
+	// which the data word does not tell: leave those to encoding/json.
+	// Every other kind the plan supports is stored behind the data word.
+	if k := t.Kind(); (k == reflect.Struct || k == reflect.Array) && t.Size() == encPtrSize {
+		return &encTopPlan{}
+	}
+	if fn := b.build(t); fn != nil && !b.failed {
+		return &encTopPlan{fn: fn}
+	}
+	return &encTopPlan{}
+}
+
+// encPlanBuilder builds the encode functions of one top-level type.
+type encPlanBuilder struct {
+	visiting map[reflect.Type]bool // types being built: a recursive type is unsupported
+	failed   bool
+	plain    map[reflect.Type][]encPlainField // the fields of the plain structs built (see encPlainFields)
+}
+
+var (
+	encTimeType    = reflect.TypeFor[time.Time]()
+	encKitTimeType = reflect.TypeFor[Time]()
+	encNumberType  = reflect.TypeFor[json.Number]() // a string encoding/json writes as a number
+)
+
+// encHasMethods reports whether t, or *t, has a method through which
+// encoding/json (v1, or the v2 engine of GOEXPERIMENT=jsonv2) would
+// encode it instead of by its kind: MarshalJSON, MarshalJSONTo,
+// MarshalText, AppendText. The test is by name only, so that any method
+// that might qualify sends the type to encoding/json.
+func encHasMethods(t reflect.Type) bool {
+	pt := reflect.PointerTo(t) // whose method set holds t's
+	for _, name := range [...]string{"MarshalJSON", "MarshalJSONTo", "MarshalText", "AppendText"} {
+		if _, ok := pt.MethodByName(name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// build returns t's encode function, or nil if t is unsupported.
+func (pb *encPlanBuilder) build(t reflect.Type) encFn {
+	if pb.failed {
+		return nil
+	}
+	switch t {
+	case encTimeType:
+		return encTime
+	case encKitTimeType:
+		return encKitTime
+	case encNumberType:
+		pb.failed = true
+		return nil
+	}
+	// A pointer type has no methods but its target's, checked when its
+	// target is built.
+	if t.Kind() != reflect.Pointer && encHasMethods(t) {
+		pb.failed = true
+		return nil
+	}
+	if pb.visiting[t] {
+		pb.failed = true
+		return nil
+	}
+	pb.visiting[t] = true
+	defer delete(pb.visiting, t)
+
+	var fn encFn
+	switch t.Kind() {
+	case reflect.Bool:
+		fn = encBool
+	case reflect.Int:
+		fn = encInt
+	case reflect.Int8:
+		fn = encInt8
+	case reflect.Int16:
+		fn = encInt16
+	case reflect.Int32:
+		fn = encInt32
+	case reflect.Int64:
+		fn = encInt64
+	case reflect.Uint:
+		fn = encUint
+	case reflect.Uint8:
+		fn = encUint8
+	case reflect.Uint16:
+		fn = encUint16
+	case reflect.Uint32:
+		fn = encUint32
+	case reflect.Uint64:
+		fn = encUint64
+	case reflect.Uintptr:
+		fn = encUintptr
+	case reflect.Float32:
+		fn = encFloat32
+	case reflect.Float64:
+		fn = encFloat64
+	case reflect.String:
+		fn = encString
+	case reflect.Pointer:
+		fn = pb.buildPointer(t)
+	case reflect.Slice:
+		fn = pb.buildSlice(t)
+	case reflect.Array:
+		fn = pb.buildArray(t)
+	case reflect.Struct:
+		fn = pb.buildStruct(t)
+	}
+	if fn == nil {
+		// Maps, interfaces, complex numbers, channels, functions and
+		// unsafe pointers are encoding/json's.
+		pb.failed = true
+	}
+	return fn
+}
+
+func (pb *encPlanBuilder) buildPointer(t reflect.Type) encFn {
+	elem := pb.build(t.Elem())
+	if elem == nil {
+		return nil
+	}
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			return append(b, "null"...), true
+		}
+		return elem(b, q, html)
+	}
+}
+
+func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
+	et := t.Elem()
+	if et.Kind() == reflect.Uint8 {
+		// []byte, and slices of any byte kind without methods of its
+		// own (checked by build below), are base64 text in encoding/json.
+		if pb.build(et) == nil {
+			return nil
+		}
+		return encBytes
+	}
+	elem := pb.build(et)
+	if elem == nil {
+		return nil
+	}
+	size := et.Size()
+	if et.Kind() == reflect.String {
+		// Strings, and slices of plain structs below, are written by a
+		// loop of their own, without an indirect call per element.
+		return encStrings
+	}
+	if plain := pb.plain[et]; plain != nil {
+		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+			s := (*encSlice)(p)
+			if s.data == nil {
+				return append(b, "null"...), true
+			}
+			b = append(b, '[')
+			for i := 0; i < s.len; i++ {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				var ok bool
+				if b, ok = encPlainStruct(b, unsafe.Add(s.data, uintptr(i)*size), plain, html); !ok {
+					return b, false
+				}
+			}
+			return append(b, ']'), true
+		}
+	}
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		s := (*encSlice)(p)
+		if s.data == nil {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i := 0; i < s.len; i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = elem(b, unsafe.Add(s.data, uintptr(i)*size), html); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+}
+
+func encBytes(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	s := *(*[]byte)(p)
+	if s == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '"')
+	b = base64.StdEncoding.AppendEncode(b, s)
+	return append(b, '"'), true
+}
+
+func (pb *encPlanBuilder) buildArray(t reflect.Type) encFn {
+	elem := pb.build(t.Elem())
+	if elem == nil {
+		return nil
+	}
+	n, size := t.Len(), t.Elem().Size()
+	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+		b = append(b, '[')
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = elem(b, unsafe.Add(p, uintptr(i)*size), html); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+}
