@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"reflect"
-	"sync"
 	"unsafe"
 )
 
@@ -44,7 +43,7 @@ func Clear[T any](v *T) *T {
 	}
 	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
 	// allocation per call for a T larger than a pointer.
-	clearAt(planOf(reflect.TypeOf((*T)(nil)).Elem()), unsafe.Pointer(v))
+	clearAt(clearPlanOf(reflect.TypeOf((*T)(nil)).Elem()), unsafe.Pointer(v))
 	return v
 }
 
@@ -126,35 +125,35 @@ func DecodeReuse[T any](v *T, r io.Reader) error {
 	return UnmarshalReuse(v, buf.B)
 }
 
-// plan is how Clear clears a value of one type.
-type plan struct {
+// clearPlan is how Clear clears a value of one type.
+type clearPlan struct {
 	typ  reflect.Type
 	kind uint8
 	// keep reports whether the type holds a slice or map, directly or in
 	// its fields or array elements, whose capacity Clear keeps. A type
 	// without one is simply zeroed.
 	keep   bool
-	zero   []zeroOp    // kindZero: the whole value; kindStruct: the fields without keep
-	fields []fieldPlan // kindStruct: the fields that keep something
-	elem   *plan       // kindArray, kindSlice: the element type's plan
-	n      int         // kindArray: the length
-	size   uintptr     // kindArray, kindSlice: the element size
-	// noPtrs reports, for kindSlice, that the element type holds no
+	zero   []zeroOp     // clearZero: the whole value; clearStruct: the fields without keep
+	fields []clearField // clearStruct: the fields that keep something
+	elem   *clearPlan   // clearArray, clearSlice: the element type's plan
+	n      int          // clearArray: the length
+	size   uintptr      // clearArray, clearSlice: the element size
+	// noPtrs reports, for clearSlice, that the element type holds no
 	// pointers, so that its backing array may be zeroed as bytes.
 	noPtrs bool
 }
 
-type fieldPlan struct {
+type clearField struct {
 	off  uintptr
-	plan *plan
+	plan *clearPlan
 }
 
 const (
-	kindZero   uint8 = iota // zero the whole value
-	kindStruct              // zero the fields without keep, clear the others
-	kindArray               // clear each element
-	kindSlice               // clear elements up to cap, set len 0
-	kindMap                 // clear
+	clearZero   uint8 = iota // zero the whole value
+	clearStruct              // zero the fields without keep, clear the others
+	clearArray               // clear each element
+	clearSlice               // clear elements up to cap, set len 0
+	clearMap                 // clear
 )
 
 // zeroOp zeroes part of a value that keeps nothing: a run of bytes that
@@ -268,50 +267,50 @@ func zeroAt(ops []zeroOp, ptr unsafe.Pointer) {
 	}
 }
 
-// plans maps a reflect.Type to its *plan. Lookups with an interface key
-// that holds a pointer allocate nothing.
-var plans sync.Map
+// clearPlans holds the clearPlan of each type Clear has met.
+var clearPlans planCache[clearPlan]
 
-func planOf(t reflect.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	p := makePlan(t, map[reflect.Type]*plan{})
-	actual, _ := plans.LoadOrStore(t, p)
-	return actual.(*plan)
+// clearPlanOf returns t's plan.
+func clearPlanOf(t reflect.Type) *clearPlan {
+	return clearPlans.get(t, newClearPlan)
 }
 
-// makePlan builds t's plan. seen holds the plans being built, so that a
+// newClearPlan builds t's plan.
+func newClearPlan(t reflect.Type) *clearPlan {
+	return buildClearPlan(t, map[reflect.Type]*clearPlan{})
+}
+
+// buildClearPlan builds t's plan. seen holds the plans being built, so that a
 // recursive type (type Node struct{ Kids []Node }) refers to its own plan.
-func makePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
+func buildClearPlan(t reflect.Type, seen map[reflect.Type]*clearPlan) *clearPlan {
 	if p, ok := seen[t]; ok {
 		return p
 	}
-	p := &plan{typ: t, kind: kindZero}
+	p := &clearPlan{typ: t, kind: clearZero}
 	seen[t] = p
 	switch t.Kind() {
 	case reflect.Map:
-		p.kind, p.keep = kindMap, true
+		p.kind, p.keep = clearMap, true
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			break // byte slices become nil: see Clear
 		}
-		p.kind, p.keep = kindSlice, true
-		p.elem, p.size = makePlan(t.Elem(), seen), t.Elem().Size()
+		p.kind, p.keep = clearSlice, true
+		p.elem, p.size = buildClearPlan(t.Elem(), seen), t.Elem().Size()
 		p.noPtrs = !hasPointers(t.Elem())
 	case reflect.Array:
-		if e := makePlan(t.Elem(), seen); t.Len() > 0 && e.keep {
-			p.kind, p.keep = kindArray, true
+		if e := buildClearPlan(t.Elem(), seen); t.Len() > 0 && e.keep {
+			p.kind, p.keep = clearArray, true
 			p.elem, p.n, p.size = e, t.Len(), t.Elem().Size()
 		}
 	case reflect.Struct:
 		var z zeroPlanner
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			fp := makePlan(f.Type, seen)
+			fp := buildClearPlan(f.Type, seen)
 			if fp.keep {
-				p.kind, p.keep = kindStruct, true
-				p.fields = append(p.fields, fieldPlan{off: f.Offset, plan: fp})
+				p.kind, p.keep = clearStruct, true
+				p.fields = append(p.fields, clearField{off: f.Offset, plan: fp})
 				z.open = false
 			} else {
 				z.add(f.Type, f.Offset)
@@ -333,26 +332,26 @@ func makePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 // reflect (SetZero, SetLen, Clear), which keep the garbage collector's
 // write barriers; unsafe finds the address of a field or element, and
 // zeroes as bytes only memory that holds no pointers.
-func clearAt(p *plan, ptr unsafe.Pointer) {
+func clearAt(p *clearPlan, ptr unsafe.Pointer) {
 	if !p.keep {
 		zeroAt(p.zero, ptr)
 		return
 	}
 	switch p.kind {
-	case kindStruct:
+	case clearStruct:
 		zeroAt(p.zero, ptr)
 		for _, f := range p.fields {
 			clearAt(f.plan, unsafe.Add(ptr, f.off))
 		}
-	case kindArray:
+	case clearArray:
 		for i := 0; i < p.n; i++ {
 			clearAt(p.elem, unsafe.Add(ptr, uintptr(i)*p.size))
 		}
-	case kindMap:
+	case clearMap:
 		if m := reflect.NewAt(p.typ, ptr).Elem(); !m.IsNil() {
 			m.Clear()
 		}
-	case kindSlice:
+	case clearSlice:
 		h := (*sliceHeader)(ptr)
 		if h.cap == 0 {
 			return

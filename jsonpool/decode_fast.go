@@ -8,8 +8,8 @@ import (
 	"github.com/poolkit/poolkit/pool"
 )
 
-// fastDecoder is the state of one fast decode.
-type fastDecoder struct {
+// decodeState is the state of one fast decode.
+type decodeState struct {
 	data    []byte
 	i       int
 	nest    int    // the arrays and objects open around d.i
@@ -28,13 +28,13 @@ type sliceUndo struct {
 }
 
 // save logs the header at h, which the caller is about to replace.
-func (d *fastDecoder) save(h *sliceHeader) {
+func (d *decodeState) save(h *sliceHeader) {
 	if d.logging {
 		d.undo = append(d.undo, sliceUndo{unsafe.Pointer(h), *h})
 	}
 }
 
-// maxScratch is the largest scratch buffer a fastDecoder keeps in its pool,
+// maxScratch is the largest scratch buffer a decodeState keeps in its pool,
 // and maxUndo the longest undo log.
 const (
 	maxScratch = 64 << 10
@@ -50,7 +50,7 @@ const (
 	fastInvalid                   // not decoded; isValid refuses the document
 )
 
-var fastDecoders = pool.New(func() *fastDecoder { return new(fastDecoder) })
+var decodeStates = pool.New(func() *decodeState { return new(decodeState) })
 
 // fastDecode decodes data into *v, which is zero or cleared by Clear, and
 // returns fastDone if it did: data is then one JSON value with white space
@@ -74,7 +74,7 @@ func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 	if p == nil {
 		return validity(data)
 	}
-	d := fastDecoders.Get()
+	d := decodeStates.Get()
 	d.data, d.i, d.nest, d.logging = data, 0, 0, undo
 	r := fastDone
 	if !d.value(p, unsafe.Pointer(v), 0) || d.skipSpace() != len(data) {
@@ -88,7 +88,7 @@ func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 	clear(d.undo)
 	d.undo = d.undo[:0]
 	if cap(d.scratch) <= maxScratch && cap(d.undo) <= maxUndo {
-		fastDecoders.Put(d)
+		decodeStates.Put(d)
 	}
 	return r
 }
@@ -107,14 +107,14 @@ func validity(data []byte) fastResult {
 // documents isValid accepts.
 const maxFastDepth = 2 * maxValidDepth
 
-func (d *fastDecoder) skipSpace() int {
+func (d *decodeState) skipSpace() int {
 	if i := d.i; i < len(d.data) && d.data[i] > ' ' {
 		return i // no white space, the common case
 	}
 	return d.skipSpaceSlow()
 }
 
-func (d *fastDecoder) skipSpaceSlow() int {
+func (d *decodeState) skipSpaceSlow() int {
 	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -135,7 +135,7 @@ var emptyArray [0]uint64
 // lies within the value; the fields and elements below it are reached at
 // their offsets in reflect's layout of the type, and a slice's elements
 // only below its capacity (see array).
-func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
+func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 	if depth > maxFastDepth {
 		return false
 	}
@@ -152,18 +152,18 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		// null sets slices and pointers to nil, and leaves the rest
 		// (time.Time's UnmarshalJSON included) as they are.
 		switch p.kind {
-		case dSlice:
+		case decodeSlice:
 			if h := (*sliceHeader)(ptr); h.data != nil {
 				d.save(h)
 				*h = sliceHeader{}
 			}
-		case dPtr:
+		case decodePtr:
 			*(*unsafe.Pointer)(ptr) = nil
 		}
 		return true
 	}
 	switch p.kind {
-	case dBool:
+	case decodeBool:
 		switch c {
 		case 't':
 			if literalEnd(d.data, i, "true") < 0 {
@@ -181,10 +181,10 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 			return false
 		}
 		return true
-	case dInt, dUint:
+	case decodeInt, decodeUint:
 		return d.integer(p, ptr, i)
-	case dFloat32, dFloat64:
-		if p.kind == dFloat64 {
+	case decodeFloat32, decodeFloat64:
+		if p.kind == decodeFloat64 {
 			if f, end, ok := shortFloat64(d.data, i); ok {
 				*(*float64)(ptr) = f
 				d.i = end
@@ -200,7 +200,7 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		}
 		d.i = end
 		return storeNumber(p, ptr, d.data[i:end])
-	case dString:
+	case decodeString:
 		if c != '"' {
 			return false
 		}
@@ -209,7 +209,7 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 			*(*string)(ptr) = s
 		}
 		return ok
-	case dTime:
+	case decodeTime:
 		if c != '"' {
 			return false
 		}
@@ -219,12 +219,12 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		}
 		d.i = end
 		return (*time.Time)(ptr).UnmarshalJSON(d.data[i:end]) == nil
-	case dPtr:
+	case decodePtr:
 		if *(*unsafe.Pointer)(ptr) == nil {
 			*(*unsafe.Pointer)(ptr) = reflect.New(p.typ.Elem()).UnsafePointer()
 		}
 		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
-	case dStruct:
+	case decodeStruct:
 		if c != '{' || d.nest >= maxValidDepth {
 			return false
 		}
@@ -233,7 +233,7 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 		ok := d.object(p, ptr, depth)
 		d.nest--
 		return ok
-	case dSlice:
+	case decodeSlice:
 		if c != '[' || d.nest >= maxValidDepth {
 			return false
 		}
@@ -248,7 +248,7 @@ func (d *fastDecoder) value(p *dplan, ptr unsafe.Pointer, depth int) bool {
 
 // object decodes the members of the object whose '{' is before d.i into
 // the struct of p's type at ptr.
-func (d *fastDecoder) object(p *dplan, ptr unsafe.Pointer, depth int) bool {
+func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 	var seen uint64
 	next := 0 // the field after the last one set: members tend to come in order
 	i := d.skipSpace()
@@ -316,7 +316,7 @@ func (d *fastDecoder) object(p *dplan, ptr unsafe.Pointer, depth int) bool {
 // member reads the key at d.i, one that is not simply the name of the field
 // expected next, and returns the index of the field it names, or -1 for
 // none.
-func (d *fastDecoder) member(p *dplan) (int, bool) {
+func (d *decodeState) member(p *decodePlan) (int, bool) {
 	key, ascii, ok := d.key()
 	if !ok {
 		return -1, false
@@ -367,7 +367,7 @@ func equalFoldASCII(name string, key []byte) bool {
 // array decodes the elements of the array whose '[' is before d.i into the
 // slice of p's type at ptr, which has length 0 and whose elements up to its
 // capacity are zero, as Clear and zeroing leave it.
-func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
+func (d *decodeState) array(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 	h := (*sliceHeader)(ptr)
 	i := d.skipSpace()
 	if i < len(d.data) && d.data[i] == ']' {
@@ -411,7 +411,7 @@ func (d *fastDecoder) array(p *dplan, ptr unsafe.Pointer, depth int) bool {
 
 // skipValue moves d.i past the value at d.i, and reports false if it is not
 // valid JSON, or would nest containers deeper than isValid allows.
-func (d *fastDecoder) skipValue() bool {
+func (d *decodeState) skipValue() bool {
 	i := validEnd(d.data, d.skipSpace(), maxValidDepth-d.nest)
 	if i < 0 {
 		return false

@@ -10,11 +10,11 @@ import (
 // encoding/json, for anything but an integer in the type's range in JSON's
 // syntax: a fraction or exponent, a leading zero, a sign on an unsigned
 // type (-0 too, which strconv.ParseUint refuses), more than 19 digits.
-func (d *fastDecoder) integer(p *dplan, ptr unsafe.Pointer, i int) bool {
+func (d *decodeState) integer(p *decodePlan, ptr unsafe.Pointer, i int) bool {
 	data := d.data
 	neg := data[i] == '-'
 	if neg {
-		if p.kind == dUint {
+		if p.kind == decodeUint {
 			return false
 		}
 		i++
@@ -37,8 +37,8 @@ func (d *fastDecoder) integer(p *dplan, ptr unsafe.Pointer, i int) bool {
 
 // storeInteger stores u, negated if neg, into the integer of p's type at
 // ptr, and reports false if it is out of the type's range.
-func storeInteger(p *dplan, ptr unsafe.Pointer, u uint64, neg bool) bool {
-	if p.kind == dUint {
+func storeInteger(p *decodePlan, ptr unsafe.Pointer, u uint64, neg bool) bool {
+	if p.kind == decodeUint {
 		if p.bits < 64 && u>>p.bits != 0 {
 			return false
 		}
@@ -78,16 +78,16 @@ func storeInteger(p *dplan, ptr unsafe.Pointer, u uint64, neg bool) bool {
 // storeNumber stores the number num, which has JSON's number syntax, into
 // the float of p's type at ptr, as encoding/json does, and reports false
 // where encoding/json reports an error: a number out of range.
-func storeNumber(p *dplan, ptr unsafe.Pointer, num []byte) bool {
+func storeNumber(p *decodePlan, ptr unsafe.Pointer, num []byte) bool {
 	switch p.kind {
-	case dFloat32:
+	case decodeFloat32:
 		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 32)
 		if err != nil {
 			return false
 		}
 		*(*float32)(ptr) = float32(f)
 		return true
-	case dFloat64:
+	case decodeFloat64:
 		f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
 		if err != nil {
 			return false

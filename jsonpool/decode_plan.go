@@ -1,16 +1,13 @@
 package jsonpool
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
-	"sync"
-	"time"
 )
 
 // The fast decode path.
 //
-// For a type made only of what it supports (see makeDecodePlan), Unmarshal
+// For a type made only of what it supports (see buildDecodePlan), Unmarshal
 // and UnmarshalReuse decode a document in one pass that also checks its
 // syntax, writing through unsafe pointers at offsets planned once per type,
 // instead of checking the document with isValid and then decoding it with
@@ -27,74 +24,62 @@ import (
 // of a key whose field is a struct, slice or pointer, a time that
 // time.Time's UnmarshalJSON refuses.
 
-// dkind is what the fast path does with a value of a planned type.
-type dkind uint8
+// decodeKind is what the fast path does with a value of a planned type.
+type decodeKind uint8
 
 const (
-	dBool dkind = iota
-	dInt
-	dUint
-	dFloat32
-	dFloat64
-	dString
-	dStruct
-	dSlice
-	dPtr
-	dTime
+	decodeBool decodeKind = iota
+	decodeInt
+	decodeUint
+	decodeFloat32
+	decodeFloat64
+	decodeString
+	decodeStruct
+	decodeSlice
+	decodePtr
+	decodeTime
 )
 
-// dplan is how the fast path decodes into a value of one type.
-type dplan struct {
-	kind   dkind
-	bits   int          // dInt, dUint: the size in bits
-	typ    reflect.Type // dSlice: the slice type, for growing it
-	elem   *dplan       // dSlice, dPtr: the element's plan
-	size   uintptr      // dSlice: the element's size
-	fields []dfield     // dStruct
+// decodePlan is how the fast path decodes into a value of one type.
+type decodePlan struct {
+	kind   decodeKind
+	bits   int           // decodeInt, decodeUint: the size in bits
+	typ    reflect.Type  // decodeSlice: the slice type, for growing it
+	elem   *decodePlan   // decodeSlice, decodePtr: the element's plan
+	size   uintptr       // decodeSlice: the element's size
+	fields []decodeField // decodeStruct
 }
 
-// dfield is one field of a struct that a JSON member can set.
-type dfield struct {
+// decodeField is one field of a struct that a JSON member can set.
+type decodeField struct {
 	name string // its JSON name, ASCII
 	off  uintptr
-	plan *dplan
+	plan *decodePlan
 	// once is the field's bit in a per-object set of fields seen, for a
 	// struct, slice or pointer field, which a second occurrence of its key
 	// would decode into, merging; 0 for the others, which it overwrites.
 	once uint64
 }
 
-// decodePlans maps a reflect.Type to its *dplan, or to noDecodePlan for a
-// type the fast path does not support. A lookup with an interface key that
-// holds a pointer allocates nothing.
-var decodePlans sync.Map
-
-var noDecodePlan = new(dplan)
+// decodePlans holds the decodePlan of each type the fast decode path has
+// met: nil for a type it does not support.
+var decodePlans planCache[decodePlan]
 
 // decodePlanOf returns t's plan, or nil if the fast path does not support
 // t.
-func decodePlanOf(t reflect.Type) *dplan {
-	if p, ok := decodePlans.Load(t); ok {
-		if p == noDecodePlan {
-			return nil
-		}
-		return p.(*dplan)
-	}
-	p, ok := makeDecodePlan(t, map[reflect.Type]*dplan{})
+func decodePlanOf(t reflect.Type) *decodePlan {
+	return decodePlans.get(t, newDecodePlan)
+}
+
+// newDecodePlan builds t's plan, or returns nil if the fast path does not
+// support t.
+func newDecodePlan(t reflect.Type) *decodePlan {
+	p, ok := buildDecodePlan(t, map[reflect.Type]*decodePlan{})
 	if !ok {
-		p = noDecodePlan
-	}
-	decodePlans.Store(t, p)
-	if p == noDecodePlan {
 		return nil
 	}
 	return p
 }
-
-var (
-	timeType   = reflect.TypeFor[time.Time]()
-	numberType = reflect.TypeFor[json.Number]()
-)
 
 // hasDecodeMethod reports whether t has a method by which encoding/json
 // (v1, or v2 under GOEXPERIMENT=jsonv2) may decode it itself. It goes by
@@ -109,15 +94,15 @@ func hasDecodeMethod(t reflect.Type) bool {
 	return false
 }
 
-// makeDecodePlan builds t's plan, and reports false if t, or any type it
+// buildDecodePlan builds t's plan, and reports false if t, or any type it
 // holds, is outside what the fast path supports. seen holds the plans
 // being built, so that a recursive type refers to its own plan.
-func makeDecodePlan(t reflect.Type, seen map[reflect.Type]*dplan) (*dplan, bool) {
+func buildDecodePlan(t reflect.Type, seen map[reflect.Type]*decodePlan) (*decodePlan, bool) {
 	if p, ok := seen[t]; ok {
 		return p, true
 	}
 	if t == timeType {
-		return &dplan{kind: dTime}, true
+		return &decodePlan{kind: decodeTime}, true
 	}
 	// Every other type of package time (Duration, Month, Weekday) has
 	// its own treatment in encoding/json v2; and any method of decoding
@@ -126,43 +111,43 @@ func makeDecodePlan(t reflect.Type, seen map[reflect.Type]*dplan) (*dplan, bool)
 	if t == numberType || t.PkgPath() == "time" || hasDecodeMethod(t) || hasDecodeMethod(reflect.PointerTo(t)) {
 		return nil, false
 	}
-	p := &dplan{typ: t}
+	p := &decodePlan{typ: t}
 	seen[t] = p
 	switch t.Kind() {
 	case reflect.Bool:
-		p.kind = dBool
+		p.kind = decodeBool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		p.kind, p.bits = dInt, t.Bits()
+		p.kind, p.bits = decodeInt, t.Bits()
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		p.kind, p.bits = dUint, t.Bits()
+		p.kind, p.bits = decodeUint, t.Bits()
 	case reflect.Float32:
-		p.kind = dFloat32
+		p.kind = decodeFloat32
 	case reflect.Float64:
-		p.kind = dFloat64
+		p.kind = decodeFloat64
 	case reflect.String:
-		p.kind = dString
+		p.kind = decodeString
 	case reflect.Slice:
 		// encoding/json decodes a slice of bytes from base64.
 		if t.Elem().Kind() == reflect.Uint8 {
 			return nil, false
 		}
-		e, ok := makeDecodePlan(t.Elem(), seen)
+		e, ok := buildDecodePlan(t.Elem(), seen)
 		if !ok {
 			return nil, false
 		}
-		p.kind, p.elem, p.size = dSlice, e, t.Elem().Size()
+		p.kind, p.elem, p.size = decodeSlice, e, t.Elem().Size()
 	case reflect.Pointer:
 		if t.Name() != "" || t.Elem().Kind() == reflect.Pointer {
 			return nil, false
 		}
-		e, ok := makeDecodePlan(t.Elem(), seen)
+		e, ok := buildDecodePlan(t.Elem(), seen)
 		if !ok {
 			return nil, false
 		}
-		p.kind, p.elem = dPtr, e
+		p.kind, p.elem = decodePtr, e
 	case reflect.Struct:
-		p.kind = dStruct
-		if !planFields(p, t, seen) {
+		p.kind = decodeStruct
+		if !buildDecodeFields(p, t, seen) {
 			return nil, false
 		}
 	default:
@@ -173,14 +158,14 @@ func makeDecodePlan(t reflect.Type, seen map[reflect.Type]*dplan) (*dplan, bool)
 	return p, true
 }
 
-// planFields fills p.fields with the fields of struct t that a JSON member
+// buildDecodeFields fills p.fields with the fields of struct t that a JSON member
 // can set, by encoding/json's rules for a struct without embedded fields,
 // and reports false where the fast path leaves t to encoding/json: an
 // embedded field, a tag option other than omitempty and omitzero (the
 // string option above all), a name that is not plain ASCII letters, digits,
 // '_' and '-', two names that encoding/json v1 or v2 might match to the
 // same key case-insensitively, more than 64 fields.
-func planFields(p *dplan, t reflect.Type, seen map[reflect.Type]*dplan) bool {
+func buildDecodeFields(p *decodePlan, t reflect.Type, seen map[reflect.Type]*decodePlan) bool {
 	if t.NumField() > 64 {
 		return false
 	}
@@ -211,20 +196,20 @@ func planFields(p *dplan, t reflect.Type, seen map[reflect.Type]*dplan) bool {
 		if name == "" {
 			name = sf.Name
 		}
-		if !plainName(name) {
+		if !asciiName(name) {
 			return false
 		}
-		key := foldPlainName(name)
+		key := foldName(name)
 		if folded[key] {
 			return false
 		}
 		folded[key] = true
-		fp, ok := makeDecodePlan(sf.Type, seen)
+		fp, ok := buildDecodePlan(sf.Type, seen)
 		if !ok {
 			return false
 		}
-		f := dfield{name: name, off: sf.Offset, plan: fp}
-		if fp.kind == dStruct || fp.kind == dSlice || fp.kind == dPtr {
+		f := decodeField{name: name, off: sf.Offset, plan: fp}
+		if fp.kind == decodeStruct || fp.kind == decodeSlice || fp.kind == decodePtr {
 			f.once = 1 << i
 		}
 		p.fields = append(p.fields, f)
@@ -232,9 +217,9 @@ func planFields(p *dplan, t reflect.Type, seen map[reflect.Type]*dplan) bool {
 	return true
 }
 
-// plainName reports whether name is ASCII letters, digits, '_' and '-',
+// asciiName reports whether name is ASCII letters, digits, '_' and '-',
 // not starting with '-'.
-func plainName(name string) bool {
+func asciiName(name string) bool {
 	if name == "" || name[0] == '-' {
 		return false
 	}
@@ -247,10 +232,10 @@ func plainName(name string) bool {
 	return true
 }
 
-// foldPlainName returns name in lower case without '_' and '-': two names
+// foldName returns name in lower case without '_' and '-': two names
 // that v1 (ASCII case folding) or v2 (which also ignores '_' and '-' in
 // grouping names) could match to one key fold to the same string.
-func foldPlainName(name string) string {
+func foldName(name string) string {
 	b := make([]byte, 0, len(name))
 	for i := 0; i < len(name); i++ {
 		c := name[i]

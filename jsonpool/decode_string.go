@@ -8,9 +8,9 @@ import (
 // key reads the string at d.i, a member's name, and returns its bytes
 // unescaped (in d.data or d.scratch, valid until the next string read),
 // and whether they are all ASCII.
-func (d *fastDecoder) key() (key []byte, ascii, ok bool) {
+func (d *decodeState) key() (key []byte, ascii, ok bool) {
 	start := d.i + 1
-	j, high := scanPlain(d.data, start)
+	j, high := scanVerbatim(d.data, start)
 	if j < len(d.data) && d.data[j] == '"' && !high {
 		d.i = j + 1
 		return d.data[start:j], true, true
@@ -28,9 +28,9 @@ func (d *fastDecoder) key() (key []byte, ascii, ok bool) {
 
 // str reads the string at d.i and returns it as a new string, with one
 // allocation if it is not empty.
-func (d *fastDecoder) str() (string, bool) {
+func (d *decodeState) str() (string, bool) {
 	start := d.i + 1
-	j, high := scanPlain(d.data, start)
+	j, high := scanVerbatim(d.data, start)
 	if j < len(d.data) && d.data[j] == '"' && (!high || utf8.Valid(d.data[start:j])) {
 		// No escapes, and valid UTF-8: the string is its bytes.
 		d.i = j + 1
@@ -52,8 +52,8 @@ func (d *fastDecoder) str() (string, bool) {
 // decodes it: escapes replaced, \u escapes of UTF-16 surrogate pairs
 // combined, and a lone surrogate and each byte that is not part of valid
 // UTF-8 replaced by U+FFFD. The string's contents start at start, and
-// scanPlain(d.data, start) returned stop and high.
-func (d *fastDecoder) unescapeFrom(start, stop int, high bool) bool {
+// scanVerbatim(d.data, start) returned stop and high.
+func (d *decodeState) unescapeFrom(start, stop int, high bool) bool {
 	b := d.scratch[:0]
 	data := d.data
 	for j := start; j < len(data); {
@@ -117,7 +117,7 @@ func (d *fastDecoder) unescapeFrom(start, stop int, high bool) bool {
 		case c < 0x20:
 			return false
 		default:
-			stop, high = scanPlain(data, j)
+			stop, high = scanVerbatim(data, j)
 		}
 	}
 	d.scratch = b

@@ -306,13 +306,13 @@ func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
 // when v's type has no plan or encoding/json would return an error for v,
 // so that encoding/json must encode v.
 func (e *encoder) encodeFast(o Options, v any) bool {
-	b, ok := encAppendFast(e.buf[:0], v, !o.NoHTMLEscape)
+	b, ok := appendFast(e.buf[:0], v, !o.NoHTMLEscape)
 	if ok {
 		b = append(b, '\n')
 	}
 	e.buf = b
 	if ok && (o.Prefix != "" || o.Indent != "") {
-		e.ibuf = encAppendIndent(e.ibuf[:0], e.buf, o.Prefix, o.Indent)
+		e.ibuf = appendIndent(e.ibuf[:0], e.buf, o.Prefix, o.Indent)
 		e.buf, e.ibuf = e.ibuf, e.buf
 	}
 	return ok

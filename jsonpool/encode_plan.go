@@ -2,10 +2,7 @@ package jsonpool
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"reflect"
-	"sync"
-	"time"
 	"unsafe"
 )
 
@@ -32,95 +29,82 @@ import (
 // are the Go specification's and the gc runtime's since Go 1.0; no
 // runtime internal is reached through go:linkname.
 
-// encFn appends the JSON text of the value at p to b. ok is false when
+// encoderFunc appends the JSON text of the value at p to b. ok is false when
 // encoding/json would return an error for the value: b is then to be
 // thrown away. html says whether <, > and & are escaped in strings.
-type encFn func(b []byte, p unsafe.Pointer, html bool) (_ []byte, ok bool)
+type encoderFunc func(b []byte, p unsafe.Pointer, html bool) (_ []byte, ok bool)
 
-// encTopPlan is how a value stored in an interface is encoded: fn is nil
+// encodePlan is how a value stored in an interface is encoded: fn is nil
 // when its type is unsupported; ptr says the interface holds a pointer,
 // whose target fn encodes (nil is null).
-type encTopPlan struct {
-	fn  encFn
+type encodePlan struct {
+	fn  encoderFunc
 	ptr bool
 }
 
-// encPlans caches a *encTopPlan per reflect.Type (whose dynamic value is a
-// pointer, so looking one up does not allocate).
-var encPlans sync.Map
+// encodePlans holds the encodePlan of each type appendFast has met.
+var encodePlans planCache[encodePlan]
 
-// encAppendFast appends the JSON encoding of v, as json.Encoder.Encode
+// appendFast appends the JSON encoding of v, as json.Encoder.Encode
 // writes it without its newline, to b. handled is false when v's type has
 // no plan or encoding/json would fail on v; b's appended bytes must then
 // be discarded (b[:len(b) before the call]). It may write to b's spare
 // capacity beyond what it appends (keys and strings are written as whole
 // words), never past its capacity: b must be the encoder's own buffer, or
 // memory nothing else reads.
-func encAppendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
+func appendFast(b []byte, v any, html bool) (_ []byte, handled bool) {
 	if v == nil {
 		return b, false
 	}
 	t := reflect.TypeOf(v)
-	var pl *encTopPlan
-	if c, ok := encPlans.Load(t); ok {
-		pl = c.(*encTopPlan)
-	} else {
-		pl = buildEncTopPlan(t)
-		encPlans.Store(t, pl)
-	}
+	pl := encodePlans.get(t, buildEncodePlan)
 	if pl.fn == nil {
 		return b, false
 	}
-	p := (*encEface)(unsafe.Pointer(&v)).data
+	p := (*eface)(unsafe.Pointer(&v)).data
 	if pl.ptr && p == nil {
 		return append(b, "null"...), true
 	}
 	return pl.fn(b, p, html)
 }
 
-// encPtrSize is the size of a pointer, and of an interface's data word.
-const encPtrSize = unsafe.Sizeof(uintptr(0))
+// ptrSize is the size of a pointer, and of an interface's data word.
+const ptrSize = unsafe.Sizeof(uintptr(0))
 
-func buildEncTopPlan(t reflect.Type) *encTopPlan {
-	b := encPlanBuilder{visiting: map[reflect.Type]bool{}}
+func buildEncodePlan(t reflect.Type) *encodePlan {
+	b := encodeBuilder{visiting: map[reflect.Type]bool{}}
 	if t.Kind() == reflect.Pointer {
 		if fn := b.build(t.Elem()); fn != nil && !b.failed {
-			return &encTopPlan{fn: fn, ptr: true}
+			return &encodePlan{fn: fn, ptr: true}
 		}
-		return &encTopPlan{}
+		return &encodePlan{}
 	}
 	// A struct or array of pointer size may be stored in the interface's
 	// data word itself rather than behind it (a struct of one pointer),
 	// which the data word does not tell: leave those to encoding/json.
 	// Every other kind the plan supports is stored behind the data word.
-	if k := t.Kind(); (k == reflect.Struct || k == reflect.Array) && t.Size() == encPtrSize {
-		return &encTopPlan{}
+	if k := t.Kind(); (k == reflect.Struct || k == reflect.Array) && t.Size() == ptrSize {
+		return &encodePlan{}
 	}
 	if fn := b.build(t); fn != nil && !b.failed {
-		return &encTopPlan{fn: fn}
+		return &encodePlan{fn: fn}
 	}
-	return &encTopPlan{}
+	return &encodePlan{}
 }
 
-// encPlanBuilder builds the encode functions of one top-level type.
-type encPlanBuilder struct {
+// encodeBuilder builds the encode functions of one top-level type.
+type encodeBuilder struct {
 	visiting map[reflect.Type]bool // types being built: a recursive type is unsupported
 	failed   bool
-	plain    map[reflect.Type][]encPlainField // the fields of the plain structs built (see encPlainFields)
+	plain    map[reflect.Type][]fixedField // the fields of the plain structs built (see fixedFields)
 }
 
-var (
-	encTimeType    = reflect.TypeFor[time.Time]()
-	encKitTimeType = reflect.TypeFor[Time]()
-	encNumberType  = reflect.TypeFor[json.Number]() // a string encoding/json writes as a number
-)
-
-// encHasMethods reports whether t, or *t, has a method through which
+// hasEncodeMethod reports whether t, or *t, has a method through which
 // encoding/json (v1, or the v2 engine of GOEXPERIMENT=jsonv2) would
 // encode it instead of by its kind: MarshalJSON, MarshalJSONTo,
 // MarshalText, AppendText. The test is by name only, so that any method
 // that might qualify sends the type to encoding/json.
-func encHasMethods(t reflect.Type) bool {
+func hasEncodeMethod(t reflect.Type) bool {
 	pt := reflect.PointerTo(t) // whose method set holds t's
 	for _, name := range [...]string{"MarshalJSON", "MarshalJSONTo", "MarshalText", "AppendText"} {
 		if _, ok := pt.MethodByName(name); ok {
@@ -131,22 +115,22 @@ func encHasMethods(t reflect.Type) bool {
 }
 
 // build returns t's encode function, or nil if t is unsupported.
-func (pb *encPlanBuilder) build(t reflect.Type) encFn {
+func (pb *encodeBuilder) build(t reflect.Type) encoderFunc {
 	if pb.failed {
 		return nil
 	}
 	switch t {
-	case encTimeType:
-		return encTime
-	case encKitTimeType:
-		return encKitTime
-	case encNumberType:
+	case timeType:
+		return timeEncoder
+	case kitTimeType:
+		return kitTimeEncoder
+	case numberType:
 		pb.failed = true
 		return nil
 	}
 	// A pointer type has no methods but its target's, checked when its
 	// target is built.
-	if t.Kind() != reflect.Pointer && encHasMethods(t) {
+	if t.Kind() != reflect.Pointer && hasEncodeMethod(t) {
 		pb.failed = true
 		return nil
 	}
@@ -157,38 +141,38 @@ func (pb *encPlanBuilder) build(t reflect.Type) encFn {
 	pb.visiting[t] = true
 	defer delete(pb.visiting, t)
 
-	var fn encFn
+	var fn encoderFunc
 	switch t.Kind() {
 	case reflect.Bool:
-		fn = encBool
+		fn = boolEncoder
 	case reflect.Int:
-		fn = encInt
+		fn = intEncoder
 	case reflect.Int8:
-		fn = encInt8
+		fn = int8Encoder
 	case reflect.Int16:
-		fn = encInt16
+		fn = int16Encoder
 	case reflect.Int32:
-		fn = encInt32
+		fn = int32Encoder
 	case reflect.Int64:
-		fn = encInt64
+		fn = int64Encoder
 	case reflect.Uint:
-		fn = encUint
+		fn = uintEncoder
 	case reflect.Uint8:
-		fn = encUint8
+		fn = uint8Encoder
 	case reflect.Uint16:
-		fn = encUint16
+		fn = uint16Encoder
 	case reflect.Uint32:
-		fn = encUint32
+		fn = uint32Encoder
 	case reflect.Uint64:
-		fn = encUint64
+		fn = uint64Encoder
 	case reflect.Uintptr:
-		fn = encUintptr
+		fn = uintptrEncoder
 	case reflect.Float32:
-		fn = encFloat32
+		fn = float32Encoder
 	case reflect.Float64:
-		fn = encFloat64
+		fn = float64Encoder
 	case reflect.String:
-		fn = encString
+		fn = stringEncoder
 	case reflect.Pointer:
 		fn = pb.buildPointer(t)
 	case reflect.Slice:
@@ -206,7 +190,7 @@ func (pb *encPlanBuilder) build(t reflect.Type) encFn {
 	return fn
 }
 
-func (pb *encPlanBuilder) buildPointer(t reflect.Type) encFn {
+func (pb *encodeBuilder) buildPointer(t reflect.Type) encoderFunc {
 	elem := pb.build(t.Elem())
 	if elem == nil {
 		return nil
@@ -220,7 +204,7 @@ func (pb *encPlanBuilder) buildPointer(t reflect.Type) encFn {
 	}
 }
 
-func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
+func (pb *encodeBuilder) buildSlice(t reflect.Type) encoderFunc {
 	et := t.Elem()
 	if et.Kind() == reflect.Uint8 {
 		// []byte, and slices of any byte kind without methods of its
@@ -228,7 +212,7 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 		if pb.build(et) == nil {
 			return nil
 		}
-		return encBytes
+		return bytesEncoder
 	}
 	elem := pb.build(et)
 	if elem == nil {
@@ -238,11 +222,11 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 	if et.Kind() == reflect.String {
 		// Strings, and slices of plain structs below, are written by a
 		// loop of their own, without an indirect call per element.
-		return encStrings
+		return stringsEncoder
 	}
 	if plain := pb.plain[et]; plain != nil {
 		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-			s := (*encSlice)(p)
+			s := (*sliceHeader)(p)
 			if s.data == nil {
 				return append(b, "null"...), true
 			}
@@ -252,7 +236,7 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 					b = append(b, ',')
 				}
 				var ok bool
-				if b, ok = encPlainStruct(b, unsafe.Add(s.data, uintptr(i)*size), plain, html); !ok {
+				if b, ok = appendFixedStruct(b, unsafe.Add(s.data, uintptr(i)*size), plain, html); !ok {
 					return b, false
 				}
 			}
@@ -260,7 +244,7 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 		}
 	}
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-		s := (*encSlice)(p)
+		s := (*sliceHeader)(p)
 		if s.data == nil {
 			return append(b, "null"...), true
 		}
@@ -278,7 +262,7 @@ func (pb *encPlanBuilder) buildSlice(t reflect.Type) encFn {
 	}
 }
 
-func encBytes(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+func bytesEncoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 	s := *(*[]byte)(p)
 	if s == nil {
 		return append(b, "null"...), true
@@ -288,7 +272,7 @@ func encBytes(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 	return append(b, '"'), true
 }
 
-func (pb *encPlanBuilder) buildArray(t reflect.Type) encFn {
+func (pb *encodeBuilder) buildArray(t reflect.Type) encoderFunc {
 	elem := pb.build(t.Elem())
 	if elem == nil {
 		return nil

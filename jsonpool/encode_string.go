@@ -7,9 +7,9 @@ import (
 	"unsafe"
 )
 
-// encStrings writes a slice of a string kind without methods (build
+// stringsEncoder writes a slice of a string kind without methods (build
 // refuses those with methods).
-func encStrings(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+func stringsEncoder(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 	s := *(*[]string)(p)
 	if s == nil {
 		return append(b, "null"...), true
@@ -19,51 +19,51 @@ func encStrings(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = encAppendString(b, e, html)
+		b = appendString(b, e, html)
 	}
 	return append(b, ']'), true
 }
 
-// Bytes below utf8.RuneSelf that need no escape: encPlainASCII in either
+// Bytes below utf8.RuneSelf that need no escape: htmlSafeASCII in either
 // mode, plus <, > and & when html is false.
-var encPlainASCII, encPlainASCIINoHTML [utf8.RuneSelf]bool
+var htmlSafeASCII, safeASCII [utf8.RuneSelf]bool
 
 func init() {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		plain := c != '"' && c != '\\'
-		encPlainASCIINoHTML[c] = plain
-		encPlainASCII[c] = plain && c != '<' && c != '>' && c != '&'
+		safeASCII[c] = plain
+		htmlSafeASCII[c] = plain && c != '<' && c != '>' && c != '&'
 	}
 }
 
-const encHex = "0123456789abcdef"
+const hexDigits = "0123456789abcdef"
 
-func encString(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-	return encAppendString(b, *(*string)(p), html), true
+func stringEncoder(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
+	return appendString(b, *(*string)(p), html), true
 }
 
-// encAppendString appends s as a JSON string the way encoding/json writes it:
+// appendString appends s as a JSON string the way encoding/json writes it:
 // quotes and backslashes escaped, \b \f \n \r \t in their short forms,
 // other bytes below 0x20 as \u00XX, <, > and & as \u003c, \u003e and
 // \u0026 when html is set, U+2028 and U+2029 always escaped, and each byte
 // of invalid UTF-8 replaced by \ufffd.
 //
-// Most strings need no escape at all. encAppendString makes room for the
+// Most strings need no escape at all. appendString makes room for the
 // whole string and its quotes once, then copies it eight bytes at a time,
 // testing each word as it goes (a string shorter than eight in one word
 // of overlapping loads); the first word that needs an escape hands over
-// to encAppendStringFrom, which writes the string again from its opening
+// to appendStringEscaped, which writes the string again from its opening
 // quote. The words are stored whole, so it may write b's spare capacity
 // beyond what it appends (never beyond its capacity): b is the encoder's
 // own buffer, or memory nothing else reads.
-func encAppendString(b []byte, s string, html bool) []byte {
+func appendString(b []byte, s string, html bool) []byte {
 	n := len(s)
-	if cap(b)-len(b) < n+encStringRoom {
-		b = encGrow(b, n+encStringRoom)
+	if cap(b)-len(b) < n+stringRoom {
+		b = grow(b, n+stringRoom)
 	}
-	k := &encWordNoHTML
+	k := &noHTMLEscapeWord
 	if html {
-		k = &encWordHTML
+		k = &htmlEscapeWord
 	}
 	at := len(b)
 	// Every store below is within b[at:at+n+2], which the room made
@@ -79,25 +79,25 @@ func encAppendString(b []byte, s string, html bool) []byte {
 			x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
 			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, 1+i))[:], x)
 			if !k.plain(x) {
-				return encAppendStringFrom(b[:at+1], s, i, html)
+				return appendStringEscaped(b[:at+1], s, i, html)
 			}
 		}
 		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, n-8))[:])
 		binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, n-7))[:], x)
 		if !k.plain(x) {
-			return encAppendStringFrom(b[:at+1], s, n-8, html)
+			return appendStringEscaped(b[:at+1], s, n-8, html)
 		}
 	} else if n >= 4 {
-		lo, hi := encLoad4(s[:4]), encLoad4(s[n-4:])
+		lo, hi := load4(s[:4]), load4(s[n-4:])
 		if !k.plain(uint64(lo) | uint64(hi)<<32) {
-			return encAppendStringFrom(b[:at+1], s, 0, html)
+			return appendStringEscaped(b[:at+1], s, 0, html)
 		}
 		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, 1))[:], lo)
 		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, n-3))[:], hi)
 	} else if n > 0 {
 		c0, c1, c2 := s[0], s[n>>1], s[n-1]
 		if !k.plain(uint64(c0) | uint64(c1)<<8 | uint64(c2)<<16 | 0x6161616161<<24) {
-			return encAppendStringFrom(b[:at+1], s, 0, html)
+			return appendStringEscaped(b[:at+1], s, 0, html)
 		}
 		*(*byte)(unsafe.Add(d, 1)) = c0
 		*(*byte)(unsafe.Add(d, 1+n>>1)) = c1
@@ -107,16 +107,16 @@ func encAppendString(b []byte, s string, html bool) []byte {
 	return b[:at+n+2]
 }
 
-// encStringRoom is the spare capacity encAppendString makes beyond the
+// stringRoom is the spare capacity appendString makes beyond the
 // string's length: its two quotes.
-const encStringRoom = 2
+const stringRoom = 2
 
-// encAppendStringFrom appends the rest of s's text, from an opening quote
+// appendStringEscaped appends the rest of s's text, from an opening quote
 // already written on: s[:i] needs no escape.
-func encAppendStringFrom(b []byte, s string, i int, html bool) []byte {
-	plain := &encPlainASCII
+func appendStringEscaped(b []byte, s string, i int, html bool) []byte {
+	plain := &htmlSafeASCII
 	if !html {
-		plain = &encPlainASCIINoHTML
+		plain = &safeASCII
 	}
 	start := 0
 	for i < len(s) {
@@ -129,7 +129,7 @@ func encAppendStringFrom(b []byte, s string, i int, html bool) []byte {
 			// the byte test below passes over; it flags every byte that
 			// needs an escape.
 			w := min(i, len(s)-8)
-			m := encUnplain(encLoad8(s[w:w+8]), html) >> (8 * uint(i-w) & 63)
+			m := escapeMask(load8String(s[w:w+8]), html) >> (8 * uint(i-w) & 63)
 			if m == 0 {
 				i = w + 8
 				continue
@@ -157,7 +157,7 @@ func encAppendStringFrom(b []byte, s string, i int, html bool) []byte {
 			case '\t':
 				b = append(b, '\\', 't')
 			default:
-				b = append(b, '\\', 'u', '0', '0', encHex[c>>4], encHex[c&0xf])
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
 			start = i
@@ -172,14 +172,14 @@ func encAppendStringFrom(b []byte, s string, i int, html bool) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
-			b = append(b, encInvalidUTF8...)
+			b = append(b, invalidUTF8Text...)
 			i++
 			start = i
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', encHex[r&0xf])
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
 			i += size
 			start = i
 			continue

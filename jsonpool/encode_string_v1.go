@@ -2,6 +2,6 @@
 
 package jsonpool
 
-// encInvalidUTF8 is what encoding/json writes for each byte of invalid
+// invalidUTF8Text is what encoding/json writes for each byte of invalid
 // UTF-8 in a string: v1 writes the escape \ufffd.
-const encInvalidUTF8 = `\ufffd`
+const invalidUTF8Text = `\ufffd`

@@ -2,7 +2,7 @@
 
 package jsonpool
 
-// encInvalidUTF8 is what encoding/json writes for each byte of invalid
+// invalidUTF8Text is what encoding/json writes for each byte of invalid
 // UTF-8 in a string: built with GOEXPERIMENT=jsonv2, its v2 engine writes
 // the replacement character U+FFFD itself, unescaped.
-const encInvalidUTF8 = "\ufffd"
+const invalidUTF8Text = "\ufffd"

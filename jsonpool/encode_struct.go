@@ -11,36 +11,36 @@ import (
 	"unsafe"
 )
 
-// encField is how one struct field is encoded, or, with ptr set, the
+// encodeField is how one struct field is encoded, or, with ptr set, the
 // fields of a struct embedded through a pointer at off.
-type encField struct {
+type encodeField struct {
 	off  uintptr
 	key  string // `"name":`
-	fn   encFn
+	fn   encoderFunc
 	omit func(p unsafe.Pointer) bool // nil: never omitted
-	sub  []encField                  // the embedded struct's fields, at offsets from the pointer's target
+	sub  []encodeField               // the embedded struct's fields, at offsets from the pointer's target
 	ptr  bool                        // an embedded *struct, whose fields are sub
-	kind encKind                     // how fn writes the field
+	kind encodeKind                  // how fn writes the field
 }
 
-func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
+func (pb *encodeBuilder) buildStruct(t reflect.Type) encoderFunc {
 	var names []string
 	fields, ok := pb.structFields(t, 0, &names)
 	if !ok {
 		return nil
 	}
-	if plain := encPlainFields(fields); plain != nil {
+	if plain := fixedFields(fields); plain != nil {
 		if pb.plain == nil {
-			pb.plain = map[reflect.Type][]encPlainField{}
+			pb.plain = map[reflect.Type][]fixedField{}
 		}
 		pb.plain[t] = plain
 		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-			return encPlainStruct(b, p, plain, html)
+			return appendFixedStruct(b, p, plain, html)
 		}
 	}
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 		b = append(b, '{')
-		b, _, ok := encFields(b, p, fields, html, true)
+		b, _, ok := appendFields(b, p, fields, html, true)
 		if !ok {
 			return b, false
 		}
@@ -48,64 +48,64 @@ func (pb *encPlanBuilder) buildStruct(t reflect.Type) encFn {
 	}
 }
 
-// encKind says how encPlainStruct writes a field: by its encFn, or, for
+// encodeKind says how appendFixedStruct writes a field: by its encoderFunc, or, for
 // the commonest kinds, itself, without the indirect call.
-type encKind uint8
+type encodeKind uint8
 
 const (
-	encKindFn encKind = iota
-	encKindString
-	encKindInt64
-	encKindInt
-	encKindBool
-	encKindFloat64
+	encodeByFunc encodeKind = iota
+	encodeString
+	encodeInt64
+	encodeInt
+	encodeBool
+	encodeFloat64
 )
 
-// encKindOf returns the encKind of a field of type t whose encFn build
+// encodeKindOf returns the encodeKind of a field of type t whose encoderFunc build
 // returned: named types of these kinds have no methods that encoding/json
 // would call (build refuses them), so their kind says how they encode.
-func encKindOf(t reflect.Type) encKind {
-	if t == encTimeType || t == encKitTimeType || t == encNumberType {
-		return encKindFn
+func encodeKindOf(t reflect.Type) encodeKind {
+	if t == timeType || t == kitTimeType || t == numberType {
+		return encodeByFunc
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return encKindString
+		return encodeString
 	case reflect.Int64:
-		return encKindInt64
+		return encodeInt64
 	case reflect.Int:
-		return encKindInt
+		return encodeInt
 	case reflect.Bool:
-		return encKindBool
+		return encodeBool
 	case reflect.Float64:
-		return encKindFloat64
+		return encodeFloat64
 	}
-	return encKindFn
+	return encodeByFunc
 }
 
-// encPlainField is a field of a struct whose fields are all written, none
+// fixedField is a field of a struct whose fields are all written, none
 // omitted, none through an embedded pointer: its key is written with the
 // byte before it, { for the first field and a comma for the others.
-type encPlainField struct {
+type fixedField struct {
 	off   uintptr
 	pre   string    // `{"name":` or `,"name":`
-	words [3]uint64 // pre in three words, zero-padded, if len(pre) <= encKeyWords
-	kind  encKind
-	fn    encFn
+	words [3]uint64 // pre in three words, zero-padded, if len(pre) <= keyWords
+	kind  encodeKind
+	fn    encoderFunc
 }
 
-// encKeyWords is the longest pre written as the three words of
-// encPlainField.words; a longer one is appended.
-const encKeyWords = 24
+// keyWords is the longest pre written as the three words of
+// fixedField.words; a longer one is appended.
+const keyWords = 24
 
-// encPlainFields returns fields as encPlainStruct takes them, or nil if
+// fixedFields returns fields as appendFixedStruct takes them, or nil if
 // one of them may be omitted or is an embedded pointer's (or there are
 // none).
-func encPlainFields(fields []encField) []encPlainField {
+func fixedFields(fields []encodeField) []fixedField {
 	if len(fields) == 0 {
 		return nil
 	}
-	plain := make([]encPlainField, len(fields))
+	plain := make([]fixedField, len(fields))
 	for i, f := range fields {
 		if f.ptr || f.omit != nil {
 			return nil
@@ -114,9 +114,9 @@ func encPlainFields(fields []encField) []encPlainField {
 		if i == 0 {
 			pre = "{" + f.key
 		}
-		pf := encPlainField{off: f.off, pre: pre, kind: f.kind, fn: f.fn}
-		if len(pre) <= encKeyWords {
-			var w [encKeyWords]byte
+		pf := fixedField{off: f.off, pre: pre, kind: f.kind, fn: f.fn}
+		if len(pre) <= keyWords {
+			var w [keyWords]byte
 			copy(w[:], pre)
 			for j := range pf.words {
 				pf.words[j] = binary.LittleEndian.Uint64(w[8*j:])
@@ -127,60 +127,60 @@ func encPlainFields(fields []encField) []encPlainField {
 	return plain
 }
 
-// encRoom is the spare capacity encPlainStruct makes before each field:
+// fixedRoom is the spare capacity appendFixedStruct makes before each field:
 // enough for a key written as three words and, after the longest such
-// key, any integer (encMaxInt bytes). A longer key makes room for itself
-// and an integer (encAppendLongKey).
-const encRoom = 48
+// key, any integer (maxIntLen bytes). A longer key makes room for itself
+// and an integer (appendLongKey).
+const fixedRoom = 48
 
-// encMaxInt is the longest decimal text of an int64: a sign and 19
+// maxIntLen is the longest decimal text of an int64: a sign and 19
 // digits.
-const encMaxInt = 20
+const maxIntLen = 20
 
-// The room encRoom leaves after a key written as words must hold any
+// The room fixedRoom leaves after a key written as words must hold any
 // integer: if it did not, this constant would overflow uint, and the
 // package would not compile.
-const _ = uint(encRoom - encKeyWords - encMaxInt)
+const _ = uint(fixedRoom - keyWords - maxIntLen)
 
-// encPlainStruct writes the struct at p, of fields, with the closing
+// appendFixedStruct writes the struct at p, of fields, with the closing
 // brace. It writes keys as whole words, which may write bytes of b's
 // spare capacity beyond what it appends: b is the encoder's own buffer,
 // never a caller's.
-func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html bool) (_ []byte, ok bool) {
+func appendFixedStruct(b []byte, p unsafe.Pointer, fields []fixedField, html bool) (_ []byte, ok bool) {
 	for i := range fields {
 		f := &fields[i]
-		if cap(b)-len(b) < encRoom {
-			b = encGrow(b, encRoom)
+		if cap(b)-len(b) < fixedRoom {
+			b = grow(b, fixedRoom)
 		}
-		if k := len(f.pre); k <= encKeyWords {
-			// The three words are within b's spare capacity: encRoom >=
-			// encKeyWords bytes, made just above.
+		if k := len(f.pre); k <= keyWords {
+			// The three words are within b's spare capacity: fixedRoom >=
+			// keyWords bytes, made just above.
 			n := len(b)
-			w := (*[encKeyWords]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
+			w := (*[keyWords]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n))
 			binary.LittleEndian.PutUint64(w[0:8], f.words[0])
 			binary.LittleEndian.PutUint64(w[8:16], f.words[1])
 			binary.LittleEndian.PutUint64(w[16:24], f.words[2])
 			b = b[:n+k]
 		} else {
-			b = encAppendLongKey(b, f.pre)
+			b = appendLongKey(b, f.pre)
 		}
-		// Here b has encMaxInt bytes of spare capacity at least: after a
-		// key of encKeyWords bytes or fewer, encRoom-encKeyWords >=
-		// encMaxInt (checked when compiling, next to encMaxInt) of the
+		// Here b has maxIntLen bytes of spare capacity at least: after a
+		// key of keyWords bytes or fewer, fixedRoom-keyWords >=
+		// maxIntLen (checked when compiling, next to maxIntLen) of the
 		// room made before it; after a longer key, made by
-		// encAppendLongKey.
+		// appendLongKey.
 		fp := unsafe.Add(p, f.off)
 		switch f.kind {
-		case encKindString:
-			b = encAppendString(b, *(*string)(fp), html)
-		case encKindInt64, encKindInt:
+		case encodeString:
+			b = appendString(b, *(*string)(fp), html)
+		case encodeInt64, encodeInt:
 			// Written here, not by a call (which would cost the loop's
-			// state reloaded after it), in place, into the encMaxInt
+			// state reloaded after it), in place, into the maxIntLen
 			// bytes of spare capacity the key left (see above): the
-			// sign and the digits are stored in b[n:n+encMaxInt] at
+			// sign and the digits are stored in b[n:n+maxIntLen] at
 			// most.
 			var v int64
-			if f.kind == encKindInt64 {
+			if f.kind == encodeInt64 {
 				v = *(*int64)(fp)
 			} else {
 				v = int64(*(*int)(fp))
@@ -193,25 +193,25 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 				d = unsafe.Add(d, 1)
 				n++
 			}
-			l := encDecimalLen(u)
-			encPutDecimal(d, l, u)
+			l := decimalLen(u)
+			putDecimal(d, l, u)
 			b = b[:n+l]
-		case encKindBool:
+		case encodeBool:
 			if *(*bool)(fp) {
 				b = append(b, "true"...)
 			} else {
 				b = append(b, "false"...)
 			}
-		case encKindFloat64:
+		case encodeFloat64:
 			v := *(*float64)(fp)
-			if a := math.Abs(v); a >= 1e-6 && a < encMaxShort { // neither NaN nor infinite
+			if a := math.Abs(v); a >= 1e-6 && a < maxShortDecimal { // neither NaN nor infinite
 				var short []byte
-				if short, ok = encAppendShortDecimal(b, v, a); ok {
+				if short, ok = appendShortDecimal(b, v, a); ok {
 					b = short
 					continue
 				}
 			}
-			if b, ok = encAppendFloatStrconv(b, v, 64); !ok {
+			if b, ok = appendFloatStrconv(b, v, 64); !ok {
 				return b, false
 			}
 		default:
@@ -223,19 +223,19 @@ func encPlainStruct(b []byte, p unsafe.Pointer, fields []encPlainField, html boo
 	return append(b, '}'), true
 }
 
-// encAppendLongKey appends pre, a key longer than encKeyWords bytes, to b,
-// with encMaxInt bytes of spare capacity after it at least.
-func encAppendLongKey(b []byte, pre string) []byte {
-	if cap(b)-len(b) < len(pre)+encMaxInt {
-		b = encGrow(b, len(pre)+encMaxInt)
+// appendLongKey appends pre, a key longer than keyWords bytes, to b,
+// with maxIntLen bytes of spare capacity after it at least.
+func appendLongKey(b []byte, pre string) []byte {
+	if cap(b)-len(b) < len(pre)+maxIntLen {
+		b = grow(b, len(pre)+maxIntLen)
 	}
 	return append(b, pre...)
 }
 
-// encFields appends fields of the struct at p, each after a comma unless
+// appendFields appends fields of the struct at p, each after a comma unless
 // it is the first written (first says whether none was before the call),
 // and reports whether none was written yet after it.
-func encFields(b []byte, p unsafe.Pointer, fields []encField, html, first bool) (_ []byte, stillFirst, ok bool) {
+func appendFields(b []byte, p unsafe.Pointer, fields []encodeField, html, first bool) (_ []byte, stillFirst, ok bool) {
 	for i := range fields {
 		f := &fields[i]
 		fp := unsafe.Add(p, f.off)
@@ -243,7 +243,7 @@ func encFields(b []byte, p unsafe.Pointer, fields []encField, html, first bool) 
 			// Fields of a struct embedded through a pointer: none when
 			// it is nil, as in encoding/json.
 			if q := *(*unsafe.Pointer)(fp); q != nil {
-				if b, first, ok = encFields(b, q, f.sub, html, first); !ok {
+				if b, first, ok = appendFields(b, q, f.sub, html, first); !ok {
 					return b, first, false
 				}
 			}
@@ -270,8 +270,8 @@ func encFields(b []byte, p unsafe.Pointer, fields []encField, html, first bool) 
 // among them any two fields, at any depth, whose names are equal but for
 // case: with no such pair, encoding/json's rules for which of two equal
 // names wins have nothing to decide.
-func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]string) ([]encField, bool) {
-	var fields []encField
+func (pb *encodeBuilder) structFields(t reflect.Type, base uintptr, names *[]string) ([]encodeField, bool) {
+	var fields []encodeField
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		tag, tagged := sf.Tag.Lookup("json")
@@ -286,7 +286,7 @@ func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]st
 				et = et.Elem()
 			}
 			if tagged || !sf.IsExported() || et.Kind() != reflect.Struct ||
-				et == encTimeType || et == encKitTimeType || encHasMethods(et) || pb.visiting[et] {
+				et == timeType || et == kitTimeType || hasEncodeMethod(et) || pb.visiting[et] {
 				return nil, false
 			}
 			pb.visiting[et] = true
@@ -295,7 +295,7 @@ func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]st
 				if !ok {
 					return nil, false
 				}
-				fields = append(fields, encField{off: base + sf.Offset, sub: sub, ptr: true})
+				fields = append(fields, encodeField{off: base + sf.Offset, sub: sub, ptr: true})
 			} else {
 				sub, ok := pb.structFields(et, base+sf.Offset, names)
 				if !ok {
@@ -320,7 +320,7 @@ func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]st
 		if name == "" {
 			name = sf.Name
 		}
-		if !encPlainName(name) {
+		if !encodableName(name) {
 			// Names encoding/json replaces by the Go name, or would
 			// have to escape, or that v2 parses differently (quoted
 			// names): left to encoding/json.
@@ -355,15 +355,15 @@ func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]st
 		if fn == nil {
 			return nil, false
 		}
-		f := encField{off: base + sf.Offset, key: `"` + name + `":`, fn: fn, kind: encKindOf(sf.Type)}
+		f := encodeField{off: base + sf.Offset, key: `"` + name + `":`, fn: fn, kind: encodeKindOf(sf.Type)}
 		if omitEmpty {
-			f.omit = encEmptyFunc(sf.Type)
+			f.omit = emptyFunc(sf.Type)
 			if f.omit == nil {
 				return nil, false
 			}
 		}
 		if omitZero {
-			z := encZeroFunc(sf.Type)
+			z := zeroFunc(sf.Type)
 			if z == nil {
 				return nil, false
 			}
@@ -378,11 +378,11 @@ func (pb *encPlanBuilder) structFields(t reflect.Type, base uintptr, names *[]st
 	return fields, true
 }
 
-// encPlainName reports whether a field name is one that encoding/json
+// encodableName reports whether a field name is one that encoding/json
 // accepts as a tag name and writes as it is, escaping nothing in any
 // mode: letters, digits and punctuation other than quotes, backslashes
 // and the HTML characters <, > and &.
-func encPlainName(name string) bool {
+func encodableName(name string) bool {
 	if name == "" || !utf8.ValidString(name) {
 		return false
 	}
@@ -398,10 +398,10 @@ func encPlainName(name string) bool {
 	return true
 }
 
-// encEmptyFunc returns the test of encoding/json's omitempty for a field of
+// emptyFunc returns the test of encoding/json's omitempty for a field of
 // type t: false, 0, a nil pointer, an empty string or slice, an array of
 // length 0. Structs are never empty. nil means t is not handled.
-func encEmptyFunc(t reflect.Type) func(unsafe.Pointer) bool {
+func emptyFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	switch t.Kind() {
 	case reflect.Struct:
 		return func(unsafe.Pointer) bool { return false }
@@ -409,24 +409,24 @@ func encEmptyFunc(t reflect.Type) func(unsafe.Pointer) bool {
 		empty := t.Len() == 0
 		return func(unsafe.Pointer) bool { return empty }
 	case reflect.Slice:
-		return func(p unsafe.Pointer) bool { return (*encSlice)(p).len == 0 }
+		return func(p unsafe.Pointer) bool { return (*sliceHeader)(p).len == 0 }
 	case reflect.Float32:
 		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
 	case reflect.Float64:
 		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
 	}
-	return encZeroKindFunc(t)
+	return zeroKindFunc(t)
 }
 
-// encZeroFunc returns the test of encoding/json's omitzero for a field of
+// zeroFunc returns the test of encoding/json's omitzero for a field of
 // type t: its IsZero method for the two time types, reflect.Value.IsZero
 // (floats compare equal to 0, so -0 is zero) for the rest. nil means t is
 // not handled: another type with an IsZero method.
-func encZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
+func zeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	switch t {
-	case encTimeType:
+	case timeType:
 		return func(p unsafe.Pointer) bool { return (*time.Time)(p).IsZero() }
-	case encKitTimeType:
+	case kitTimeType:
 		return func(p unsafe.Pointer) bool { return (*Time)(p).IsZero() }
 	}
 	if _, ok := reflect.PointerTo(t).MethodByName("IsZero"); ok {
@@ -435,19 +435,19 @@ func encZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	if _, ok := t.MethodByName("IsZero"); ok {
 		return nil
 	}
-	return encValueZeroFunc(t)
+	return valueZeroFunc(t)
 }
 
-// encValueZeroFunc returns reflect.Value.IsZero for a value of type t, of
+// valueZeroFunc returns reflect.Value.IsZero for a value of type t, of
 // any kind, read in place: floats and complex numbers compare equal to 0
 // (so -0 is zero), strings are empty, slices, pointers, maps, channels,
 // functions and interfaces nil, arrays and structs zero in every element
 // and field, blank (_) fields aside. Methods play no part: a time.Time
 // inside a struct is zero only with no location either, as in reflect.
-func encValueZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
+func valueZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	switch t.Kind() {
 	case reflect.Slice:
-		return func(p unsafe.Pointer) bool { return (*encSlice)(p).data == nil }
+		return func(p unsafe.Pointer) bool { return (*sliceHeader)(p).data == nil }
 	case reflect.Float32:
 		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
 	case reflect.Float64:
@@ -458,12 +458,12 @@ func encValueZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 		return func(p unsafe.Pointer) bool { return *(*complex128)(p) == 0 }
 	case reflect.Interface:
 		// Both words nil; the first is nil only for a nil interface.
-		return func(p unsafe.Pointer) bool { return (*encEface)(p).typ == nil }
+		return func(p unsafe.Pointer) bool { return (*eface)(p).typ == nil }
 	case reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
 		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
 	case reflect.Array:
 		n, size := t.Len(), t.Elem().Size()
-		elem := encValueZeroFunc(t.Elem())
+		elem := valueZeroFunc(t.Elem())
 		return func(p unsafe.Pointer) bool {
 			for i := 0; i < n; i++ {
 				if !elem(unsafe.Add(p, uintptr(i)*size)) {
@@ -483,7 +483,7 @@ func encValueZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 			if sf.Name == "_" {
 				continue
 			}
-			parts = append(parts, part{sf.Offset, encValueZeroFunc(sf.Type)})
+			parts = append(parts, part{sf.Offset, valueZeroFunc(sf.Type)})
 		}
 		return func(p unsafe.Pointer) bool {
 			for _, f := range parts {
@@ -494,12 +494,12 @@ func encValueZeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 			return true
 		}
 	}
-	return encZeroKindFunc(t) // booleans, integers, strings, pointers
+	return zeroKindFunc(t) // booleans, integers, strings, pointers
 }
 
-// encZeroKindFunc returns a test for the zero value of a bool, integer,
+// zeroKindFunc returns a test for the zero value of a bool, integer,
 // string or pointer type, nil for any other kind.
-func encZeroKindFunc(t reflect.Type) func(unsafe.Pointer) bool {
+func zeroKindFunc(t reflect.Type) func(unsafe.Pointer) bool {
 	switch t.Kind() {
 	case reflect.Bool:
 		return func(p unsafe.Pointer) bool { return !*(*bool)(p) }

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// naiveStop is decStop's definition, one byte at a time.
+// naiveStop is stopMask's definition, one byte at a time.
 func naiveStop(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
 
 // TestDecStopEveryByte puts every byte value at every position of a word
@@ -39,16 +39,16 @@ func TestDecStopEveryByte(t *testing.T) {
 							break
 						}
 					}
-					m := decStop(decLoad8(w[:]))
+					m := stopMask(load8(w[:]))
 					got := -1
 					if m != 0 {
 						got = bits.TrailingZeros64(m) >> 3
 						if bits.TrailingZeros64(m)&7 != 7 {
-							t.Fatalf("decStop(% x) = %#x: a bit other than a byte's high bit", w, m)
+							t.Fatalf("stopMask(% x) = %#x: a bit other than a byte's high bit", w, m)
 						}
 					}
 					if got != want {
-						t.Fatalf("decStop(% x): first stop at %d, want %d", w, got, want)
+						t.Fatalf("stopMask(% x): first stop at %d, want %d", w, got, want)
 					}
 				}
 			}
@@ -58,12 +58,12 @@ func TestDecStopEveryByte(t *testing.T) {
 
 // TestDecLoad8 checks the byte order: data[0] in the low byte.
 func TestDecLoad8(t *testing.T) {
-	if got := decLoad8([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}); got != 0x0807060504030201 {
-		t.Fatalf("decLoad8 = %#x", got)
+	if got := load8([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}); got != 0x0807060504030201 {
+		t.Fatalf("load8 = %#x", got)
 	}
 }
 
-// TestScanPlain checks scanPlain against a byte-by-byte scan, for every
+// TestScanPlain checks scanVerbatim against a byte-by-byte scan, for every
 // byte value at every position of inputs of 0 to 20 bytes, from every
 // start, with a plain or stop byte last: a stop byte in a whole word, in the tail after the last whole
 // word, at the end of the input, or none.
@@ -93,9 +93,9 @@ func TestScanPlain(t *testing.T) {
 								wantHigh = true
 							}
 						}
-						got, high := scanPlain(data, start)
+						got, high := scanVerbatim(data, start)
 						if got != want || high != wantHigh {
-							t.Fatalf("scanPlain(%q, %d) = %d, %v; want %d, %v", data, start, got, high, want, wantHigh)
+							t.Fatalf("scanVerbatim(%q, %d) = %d, %v; want %d, %v", data, start, got, high, want, wantHigh)
 						}
 					}
 				}

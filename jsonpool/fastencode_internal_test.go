@@ -18,43 +18,43 @@ import (
 func TestEncUnplain8(t *testing.T) {
 	plainByte := func(c byte, html bool) bool {
 		if html {
-			return c < 0x80 && encPlainASCII[c]
+			return c < 0x80 && htmlSafeASCII[c]
 		}
-		return c < 0x80 && encPlainASCIINoHTML[c]
+		return c < 0x80 && safeASCII[c]
 	}
 	check := func(w []byte) {
 		for _, html := range []bool{false, true} {
-			m := encUnplain8(string(w), html)
+			m := escapeMask8(string(w), html)
 			first := -1
 			for j, c := range w {
 				flagged := m>>(8*j+7)&1 == 1
 				if !plainByte(c, html) && !flagged {
-					t.Fatalf("encUnplain8(%q, html %v) = %#x misses byte %d", w, html, m, j)
+					t.Fatalf("escapeMask8(%q, html %v) = %#x misses byte %d", w, html, m, j)
 				}
 				if flagged && first < 0 {
 					first = j
 				}
 				if flagged && plainByte(c, html) {
-					// encUnplain's mask is exact: encAppendString copies
+					// escapeMask's mask is exact: appendString copies
 					// a string whole only when nothing is flagged, and a
 					// plain byte flagged would only cost time, but it
 					// would show the arithmetic is not what its doc says.
-					t.Fatalf("encUnplain8(%q, html %v) = %#x flags byte %d, which is plain", w, html, m, j)
+					t.Fatalf("escapeMask8(%q, html %v) = %#x flags byte %d, which is plain", w, html, m, j)
 				}
 			}
-			if m&^encHighs != 0 {
-				t.Fatalf("encUnplain8(%q) = %#x sets bits other than high bits", w, m)
+			if m&^wordHighs != 0 {
+				t.Fatalf("escapeMask8(%q) = %#x sets bits other than high bits", w, m)
 			}
-			k := &encWordNoHTML
+			k := &noHTMLEscapeWord
 			if html {
-				k = &encWordHTML
+				k = &htmlEscapeWord
 			}
 			allPlain := true
 			for _, c := range w {
 				allPlain = allPlain && plainByte(c, html)
 			}
-			if got := k.plain(encLoad8(string(w))); got != allPlain {
-				t.Fatalf("encWord.plain(%q, html %v) = %v, want %v", w, html, got, allPlain)
+			if got := k.plain(load8String(string(w))); got != allPlain {
+				t.Fatalf("escapeWord.plain(%q, html %v) = %v, want %v", w, html, got, allPlain)
 			}
 		}
 	}
@@ -95,9 +95,9 @@ func TestEncAppendFloat(t *testing.T) {
 		f    float64
 		want string
 	}{{4.2, "4.2"}, {-1.234, "-1.234"}, {0.000001, "0.000001"}, {123456789.125, "123456789.125"}, {98, "98"}, {0.30000000000000004, ""}} {
-		got, ok := encAppendShortDecimal(nil, c.f, math.Abs(c.f))
+		got, ok := appendShortDecimal(nil, c.f, math.Abs(c.f))
 		if string(got) != c.want || ok != (c.want != "") {
-			t.Errorf("encAppendShortDecimal(%v) = %q, %v; want %q", c.f, got, ok, c.want)
+			t.Errorf("appendShortDecimal(%v) = %q, %v; want %q", c.f, got, ok, c.want)
 		}
 	}
 	for i := 0; i < 100000; i++ {
@@ -132,56 +132,56 @@ func TestEncAppendFloat(t *testing.T) {
 	for _, f := range fs {
 		want, err := json.Marshal(f)
 		var ok bool
-		buf, ok = encAppendFloat(buf[:0], f, 64)
+		buf, ok = appendFloat(buf[:0], f, 64)
 		if (err == nil) != ok || err == nil && string(buf) != string(want) {
-			t.Fatalf("encAppendFloat(%v (%#x)) = %q, %v; encoding/json writes %q, %v", f, math.Float64bits(f), buf, ok, want, err)
+			t.Fatalf("appendFloat(%v (%#x)) = %q, %v; encoding/json writes %q, %v", f, math.Float64bits(f), buf, ok, want, err)
 		}
 		if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
 			if s := strconv.FormatFloat(f, 'f', -1, 64); string(buf) != s {
-				t.Fatalf("encAppendFloat(%v) = %q, strconv writes %q", f, buf, s)
+				t.Fatalf("appendFloat(%v) = %q, strconv writes %q", f, buf, s)
 			}
 		}
-		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort {
+		if a := math.Abs(f); a >= 1e-6 && a < maxShortDecimal {
 			// The short decimal in exactly the 17 bytes of room it
 			// makes, before a canary; and strconv's path, which must
 			// agree with it.
 			for i := range canary {
 				canary[i] = 0xAA
 			}
-			if got, ok := encAppendShortDecimal(canary[:2:2+17], f, a); ok {
+			if got, ok := appendShortDecimal(canary[:2:2+17], f, a); ok {
 				if string(got[2:]) != string(want) {
-					t.Fatalf("encAppendShortDecimal(%v) in 17 bytes of room = %q, encoding/json writes %q", f, got[2:], want)
+					t.Fatalf("appendShortDecimal(%v) in 17 bytes of room = %q, encoding/json writes %q", f, got[2:], want)
 				}
 				shorts++
 			}
 			for i, c := range canary[2+17:] {
 				if c != 0xAA {
-					t.Fatalf("encAppendShortDecimal(%v) wrote byte %d past the room", f, i)
+					t.Fatalf("appendShortDecimal(%v) wrote byte %d past the room", f, i)
 				}
 			}
-			if got, _ := encAppendFloatStrconv(nil, f, 64); string(got) != string(want) {
-				t.Fatalf("encAppendFloatStrconv(%v) = %q, encoding/json writes %q", f, got, want)
+			if got, _ := appendFloatStrconv(nil, f, 64); string(got) != string(want) {
+				t.Fatalf("appendFloatStrconv(%v) = %q, encoding/json writes %q", f, got, want)
 			}
 		}
 	}
 	if shorts < len(fs)/4 {
-		t.Errorf("encAppendShortDecimal took %d of %d floats: too few to test it", shorts, len(fs))
+		t.Errorf("appendShortDecimal took %d of %d floats: too few to test it", shorts, len(fs))
 	}
 }
 
-// TestEncAppendStringPositions holds encAppendString to encoding/json on
+// TestEncAppendStringPositions holds appendString to encoding/json on
 // strings of every length from 0 to 40 made of plain bytes with one byte
 // of every value at every position (and, up to 24 bytes, a second one
 // further on), so that the short-string words, the eight-byte steps and
 // the overlapping last word each see every byte that needs an escape at
 // every place; and on two-byte and other UTF-8 sequences, whole and cut.
-// Each string is appended to a buffer without spare capacity (encGrow's
-// path) and to one of exactly the room encAppendString makes, followed
+// Each string is appended to a buffer without spare capacity (grow's
+// path) and to one of exactly the room appendString makes, followed
 // by a canary its word stores must leave alone.
 func TestEncAppendStringPositions(t *testing.T) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	backing := make([]byte, 64+encStringRoom+1+16)
+	backing := make([]byte, 64+stringRoom+1+16)
 	check := func(s string) {
 		t.Helper()
 		for _, html := range []bool{true, false} {
@@ -191,20 +191,20 @@ func TestEncAppendStringPositions(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-			if got := encAppendString([]byte("x"), s, html); string(got[1:]) != string(want) || got[0] != 'x' {
-				t.Fatalf("encAppendString(%q, html %v) = %q, encoding/json writes %q", s, html, got, want)
+			if got := appendString([]byte("x"), s, html); string(got[1:]) != string(want) || got[0] != 'x' {
+				t.Fatalf("appendString(%q, html %v) = %q, encoding/json writes %q", s, html, got, want)
 			}
-			room := 1 + len(s) + encStringRoom
+			room := 1 + len(s) + stringRoom
 			for i := range backing {
 				backing[i] = 0xAA
 			}
-			got := encAppendString(backing[:1:room], s, html)
+			got := appendString(backing[:1:room], s, html)
 			if string(got[1:]) != string(want) {
-				t.Fatalf("encAppendString(%q, html %v) with no more room than it makes = %q, encoding/json writes %q", s, html, got[1:], want)
+				t.Fatalf("appendString(%q, html %v) with no more room than it makes = %q, encoding/json writes %q", s, html, got[1:], want)
 			}
 			for i, c := range backing[room:] {
 				if c != 0xAA {
-					t.Fatalf("encAppendString(%q, html %v) wrote byte %d past the buffer's capacity", s, html, i)
+					t.Fatalf("appendString(%q, html %v) wrote byte %d past the buffer's capacity", s, html, i)
 				}
 			}
 		}
@@ -269,20 +269,20 @@ func TestEncAppendTime(t *testing.T) {
 		if wantOK != (err == nil) || wantOK && string(m) != string(want) {
 			t.Fatalf("appendTimeJSON(%v) = %s, %v; json.Marshal %s, %v", tm, want, wantOK, m, err)
 		}
-		got, ok := encAppendTime(nil, &tm)
+		got, ok := appendTime(nil, &tm)
 		if ok != wantOK || ok && string(got) != string(want) {
-			t.Fatalf("encAppendTime(%v) = %s, %v; want %s, %v", tm, got, ok, want, wantOK)
+			t.Fatalf("appendTime(%v) = %s, %v; want %s, %v", tm, got, ok, want, wantOK)
 		}
 		for i := range backing {
 			backing[i] = 0xAA
 		}
-		got, ok = encAppendTime(backing[:3:3+32], &tm)
+		got, ok = appendTime(backing[:3:3+32], &tm)
 		if ok != wantOK || ok && string(got[3:]) != string(want) {
-			t.Fatalf("encAppendTime(%v) in 32 bytes of room = %s, %v; want %s, %v", tm, got[3:], ok, want, wantOK)
+			t.Fatalf("appendTime(%v) in 32 bytes of room = %s, %v; want %s, %v", tm, got[3:], ok, want, wantOK)
 		}
 		for i, c := range backing[3+32:] {
 			if c != 0xAA {
-				t.Fatalf("encAppendTime(%v) wrote byte %d past the buffer's capacity", tm, i)
+				t.Fatalf("appendTime(%v) wrote byte %d past the buffer's capacity", tm, i)
 			}
 		}
 	}
@@ -315,7 +315,7 @@ func TestEncSliceLoops(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-			got, ok := encAppendFast(nil, v, html)
+			got, ok := appendFast(nil, v, html)
 			if !ok || string(got) != string(want) {
 				t.Fatalf("%T %v, html %v: %q, %v; encoding/json writes %q", v, v, html, got, ok, want)
 			}
@@ -389,7 +389,7 @@ func TestEncPlainStructKeys(t *testing.T) {
 			for i := range backing {
 				backing[i] = 0xAA
 			}
-			got, ok := encAppendFast(backing[:3:3+spare], v, true)
+			got, ok := appendFast(backing[:3:3+spare], v, true)
 			if err != nil {
 				if ok {
 					t.Fatalf("%T: the fast path writes %q where encoding/json fails: %v", v, got[3:], err)
@@ -431,7 +431,7 @@ func TestEncPlainStructLongKeyInteger(t *testing.T) {
 					}
 					for spare := 0; spare <= 64+n; spare++ {
 						backing := bytes.Repeat([]byte{0xAA}, 3+spare+32)
-						got, ok := encAppendFast(backing[:3:3+spare], v.Interface(), true)
+						got, ok := appendFast(backing[:3:3+spare], v.Interface(), true)
 						if !ok || string(got[3:]) != string(want) {
 							t.Fatalf("%v = %d, %d spare bytes: %q, %v; encoding/json writes %q", typ, x, spare, got[3:], ok, want)
 						}

@@ -20,7 +20,7 @@ func TestEncAppendInt(t *testing.T) {
 	for i := uint64(0); i < 100000; i++ {
 		us = append(us, i)
 	}
-	for _, p := range encPow10U64[:20] {
+	for _, p := range pow10[:20] {
 		us = append(us, p-1, p, p+1, 2*p-1, 5*p, 9*p, 9*p+9*(p/10), p-p/10)
 	}
 	us = append(us, math.MaxUint64, math.MaxUint64-1, math.MaxUint32, math.MaxUint32+1,
@@ -44,17 +44,17 @@ func TestEncAppendInt(t *testing.T) {
 	copy(tight, "ab,")
 	roomy := make([]byte, 3, 64)
 	copy(roomy, "ab,")
-	canary := make([]byte, encRoom+8)
+	canary := make([]byte, fixedRoom+8)
 	for _, u := range us {
 		want := strconv.FormatUint(u, 10)
 		if m, _ := json.Marshal(u); string(m) != want {
 			t.Fatalf("json.Marshal(%d) = %s, strconv %s", u, m, want)
 		}
-		check(encAppendUint(tight, u), "ab,", want, u)
-		check(encAppendUint(roomy, u), "ab,", want, u)
-		check(encAppendUint(nil, u), "", want, u)
-		if n := encDecimalLen(u); n != len(want) {
-			t.Fatalf("encDecimalLen(%d) = %d, want %d", u, n, len(want))
+		check(appendUint(tight, u), "ab,", want, u)
+		check(appendUint(roomy, u), "ab,", want, u)
+		check(appendUint(nil, u), "", want, u)
+		if n := decimalLen(u); n != len(want) {
+			t.Fatalf("decimalLen(%d) = %d, want %d", u, n, len(want))
 		}
 	}
 	for _, i := range is {
@@ -62,10 +62,10 @@ func TestEncAppendInt(t *testing.T) {
 		if m, _ := json.Marshal(i); string(m) != want {
 			t.Fatalf("json.Marshal(%d) = %s, strconv %s", i, m, want)
 		}
-		check(encAppendInt(tight, i), "ab,", want, i)
-		check(encAppendInt(roomy, i), "ab,", want, i)
+		check(appendInt(tight, i), "ab,", want, i)
+		check(appendInt(roomy, i), "ab,", want, i)
 		// The plain-struct writer, after the longest key it writes as
-		// words, in exactly the room it makes (encRoom) before a canary.
+		// words, in exactly the room it makes (fixedRoom) before a canary.
 		for _, v := range []any{&struct {
 			A int64 `json:"abcdefghijklmnopqrst"`
 		}{i}, &struct {
@@ -79,13 +79,13 @@ func TestEncAppendInt(t *testing.T) {
 			for j := range canary {
 				canary[j] = 0xAA
 			}
-			got, ok := encAppendFast(canary[:0:encRoom], v, true)
+			got, ok := appendFast(canary[:0:fixedRoom], v, true)
 			if w := `{"abcdefghijklmnopqrst":` + want + `}`; !ok || string(got) != w {
-				t.Fatalf("encAppendFast(%T{%d}) = %q, %v; want %q", v, i, got, ok, w)
+				t.Fatalf("appendFast(%T{%d}) = %q, %v; want %q", v, i, got, ok, w)
 			}
-			for j, c := range canary[encRoom:] {
+			for j, c := range canary[fixedRoom:] {
 				if c != 0xAA {
-					t.Fatalf("encAppendFast(%T{%d}) wrote byte %d past the room", v, i, j)
+					t.Fatalf("appendFast(%T{%d}) wrote byte %d past the room", v, i, j)
 				}
 			}
 		}
@@ -96,12 +96,12 @@ func TestEncAppendInt(t *testing.T) {
 }
 
 // TestEncPutDecimal checks the backward digit writer on its own: u's
-// digits, exactly encDecimalLen(u) of them, just before the end it is
+// digits, exactly decimalLen(u) of them, just before the end it is
 // given, and nothing before them or from the end on, for 0, every power
 // of ten and its neighbours, the largest uint64 and random values.
 func TestEncPutDecimal(t *testing.T) {
 	us := []uint64{0, 1, 9, 10, 11, 99, 100, 101, math.MaxUint64, math.MaxUint64 - 1}
-	for _, p := range encPow10U64[:20] {
+	for _, p := range pow10[:20] {
 		us = append(us, p-1, p, p+1)
 	}
 	r := rand.New(rand.NewPCG(13, 14))
@@ -113,14 +113,14 @@ func TestEncPutDecimal(t *testing.T) {
 		for i := range buf {
 			buf[i] = 0xAA
 		}
-		n := encDecimalLen(u)
-		encPutDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
+		n := decimalLen(u)
+		putDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
 		if got, want := string(buf[8+20-n:8+20]), strconv.FormatUint(u, 10); got != want {
-			t.Fatalf("encPutDecimal(%d) wrote %q, want %q", u, got, want)
+			t.Fatalf("putDecimal(%d) wrote %q, want %q", u, got, want)
 		}
 		for i, c := range buf {
 			if (i < 8+20-n || i >= 8+20) && c != 0xAA {
-				t.Fatalf("encPutDecimal(%d) wrote byte %d, outside its %d digits", u, i, n)
+				t.Fatalf("putDecimal(%d) wrote byte %d, outside its %d digits", u, i, n)
 			}
 		}
 	}

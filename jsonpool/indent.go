@@ -1,12 +1,12 @@
 package jsonpool
 
-// encAppendIndent appends src, compact JSON as the fast path writes it
+// appendIndent appends src, compact JSON as the fast path writes it
 // (one value and a newline), to dst indented as json.Encoder's SetIndent
 // does: a newline, prefix and one indent per level of nesting before each
 // element and each closing bracket, a space after each colon, empty
 // objects and arrays left as {} and [], no prefix before the first line,
 // and the final newline kept.
-func encAppendIndent(dst, src []byte, prefix, indent string) []byte {
+func appendIndent(dst, src []byte, prefix, indent string) []byte {
 	depth := 0
 	open := false // a { or [ was just written: indent before what follows unless it closes
 	inString := false

@@ -4,20 +4,14 @@ import (
 	"unsafe"
 )
 
-// encEface is the layout of an interface{} value.
-type encEface struct {
+// eface is the layout of an interface{} value.
+type eface struct {
 	typ, data unsafe.Pointer
 }
 
-// encSlice is the layout of a slice.
-type encSlice struct {
+// sliceHeader is the layout of a slice: the fast paths read and write
+// slices through it, and Clear sets their length.
+type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int
-}
-
-// sliceHeader is the layout of a slice.
-type sliceHeader struct {
-	data unsafe.Pointer
-	len  int
-	cap  int
 }

@@ -10,43 +10,38 @@ import (
 // byte that ends a run of plain string bytes with a few integer
 // operations, instead of a branch per byte.
 
-const (
-	decOnes  = 0x0101010101010101
-	decHighs = 0x8080808080808080
-)
-
-// decLoad8 returns the first eight bytes of b (len(b) >= 8), the first in
+// load8 returns the first eight bytes of b (len(b) >= 8), the first in
 // the low byte.
-func decLoad8(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+func load8(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
-// decHasZero sets the high bit of each byte's position in x that is zero.
+// hasZeroByte sets the high bit of each byte's position in x that is zero.
 // The lowest set bit is exact; above it a non-zero byte may be flagged too
 // (by the borrow from a zero byte below).
-func decHasZero(x uint64) uint64 { return (x - decOnes) & ^x & decHighs }
+func hasZeroByte(x uint64) uint64 { return (x - wordOnes) & ^x & wordHighs }
 
-// decStop returns a mask with the high bit of each byte's position set for
+// stopMask returns a mask with the high bit of each byte's position set for
 // every byte of x that ends a run of plain string bytes: a quote, a
-// backslash or a byte below 0x20. As with decHasZero, only the lowest set
+// backslash or a byte below 0x20. As with hasZeroByte, only the lowest set
 // bit is exact.
-func decStop(x uint64) uint64 {
-	return (x-0x20*decOnes)&^x&decHighs | decHasZero(x^('"'*decOnes)) | decHasZero(x^('\\'*decOnes))
+func stopMask(x uint64) uint64 {
+	return (x-0x20*wordOnes)&^x&wordHighs | hasZeroByte(x^('"'*wordOnes)) | hasZeroByte(x^('\\'*wordOnes))
 }
 
-// isStop reports whether c ends a run of plain string bytes, as decStop
+// isStop reports whether c ends a run of plain string bytes, as stopMask
 // flags it.
 func isStop(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
 
-// scanPlain returns the index of the first byte of data at or after j that
+// scanVerbatim returns the index of the first byte of data at or after j that
 // is a quote, a backslash or below 0x20, or len(data) if there is none;
 // and whether any byte before it, from j, is 0x80 or above.
-func scanPlain(data []byte, j int) (int, bool) {
+func scanVerbatim(data []byte, j int) (int, bool) {
 	var high uint64
 	for j+8 <= len(data) {
-		x := decLoad8(data[j:])
-		if m := decStop(x); m != 0 {
+		x := load8(data[j:])
+		if m := stopMask(x); m != 0 {
 			k := bits.TrailingZeros64(m) // the high bit of the stop's byte
 			high |= x & (1<<k - 1)       // the bytes below it
-			return j + k>>3, high&decHighs != 0
+			return j + k>>3, high&wordHighs != 0
 		}
 		high |= x
 		j += 8
@@ -58,23 +53,23 @@ func scanPlain(data []byte, j int) (int, bool) {
 		}
 		high |= uint64(c)
 	}
-	return j, high&decHighs != 0
+	return j, high&wordHighs != 0
 }
 
-// encWord holds the constants of encWord.plain for one mode. They are
+// escapeWord holds the constants of escapeWord.plain for one mode. They are
 // read from memory, not written as constants: on amd64 a 64-bit
 // immediate costs an instruction of its own at every use, where a load
 // folds into the operation that uses it; and the mode is then a choice
 // of constants, not a branch per word.
-type encWord struct {
+type escapeWord struct {
 	lo7, c60, bs, q, qm, lt, ltm uint64
 }
 
-// encWordHTML tests for ", &, < and > (and the rest) in html mode;
-// encWordNoHTML tests for the quote alone, twice.
+// htmlEscapeWord tests for ", &, < and > (and the rest) in html mode;
+// noHTMLEscapeWord tests for the quote alone, twice.
 var (
-	encWordHTML   = encWord{0x7f * encOnes, 0x60 * encOnes, '\\' * encOnes, '"' * encOnes, 0x7b * encOnes, '<' * encOnes, 0x7d * encOnes}
-	encWordNoHTML = encWord{0x7f * encOnes, 0x60 * encOnes, '\\' * encOnes, '"' * encOnes, 0x7f * encOnes, '"' * encOnes, 0x7f * encOnes}
+	htmlEscapeWord   = escapeWord{0x7f * wordOnes, 0x60 * wordOnes, '\\' * wordOnes, '"' * wordOnes, 0x7b * wordOnes, '<' * wordOnes, 0x7d * wordOnes}
+	noHTMLEscapeWord = escapeWord{0x7f * wordOnes, 0x60 * wordOnes, '\\' * wordOnes, '"' * wordOnes, 0x7f * wordOnes, '"' * wordOnes, 0x7f * wordOnes}
 )
 
 // plain reports whether the eight bytes of x (the first in the low byte)
@@ -91,37 +86,37 @@ var (
 // twice, so that & is not flagged. A byte of 0x80 and above clears its
 // own high bit through &^x, whatever the carries into it: the word is
 // then not plain, as it should be.
-func (k *encWord) plain(x uint64) bool {
+func (k *escapeWord) plain(x uint64) bool {
 	lo7 := k.lo7
 	ok := (x + k.c60) & ((x ^ k.bs) + lo7) & (((x ^ k.q) & k.qm) + lo7) & (((x ^ k.lt) & k.ltm) + lo7)
 	return ok&^x|lo7 == ^uint64(0)
 }
 
-// encLoad4 returns the first four bytes of s, the first in the low byte.
-func encLoad4(s string) uint32 {
+// load4 returns the first four bytes of s, the first in the low byte.
+func load4(s string) uint32 {
 	_ = s[3]
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // Word-at-a-time tests on eight bytes in a uint64: a byte of y is zero
-// exactly when the corresponding high bit of (y-encOnes)&^y is set in
+// exactly when the corresponding high bit of (y-wordOnes)&^y is set in
 // the lowest such byte (above it, a byte of 1 may be flagged too, by the
 // borrow), so the result is 0 exactly when no byte is zero.
 const (
-	encOnes  = 0x0101010101010101
-	encHighs = 0x8080808080808080
+	wordOnes  = 0x0101010101010101
+	wordHighs = 0x8080808080808080
 )
 
-// encUnplain8 returns, for the eight bytes of s (len(s) == 8), a mask
+// escapeMask8 returns, for the eight bytes of s (len(s) == 8), a mask
 // with the high bit of each byte's position set for every byte that is
 // not ASCII needing no escape: control bytes, quotes, backslashes, bytes of
 // 0x80 and above, and <, > and & if html. The lowest set bit is exact;
 // above it a plain byte may be flagged too (a borrow from the byte below).
-func encUnplain8(s string, html bool) uint64 {
-	return encUnplain(encLoad8(s), html)
+func escapeMask8(s string, html bool) uint64 {
+	return escapeMask(load8String(s), html)
 }
 
-// encUnplain is encUnplain8 on the eight bytes of x, the first in the low
+// escapeMask is escapeMask8 on the eight bytes of x, the first in the low
 // byte. Its mask is exact: it flags no plain byte.
 //
 // With x7 the low seven bits of each byte, no byte of the sums below
@@ -132,20 +127,20 @@ func encUnplain8(s string, html bool) uint64 {
 // pair zero at once. Without html the quote is tested alone, so that &
 // is not flagged. Bytes of 0x80 and above are flagged by their own high
 // bit.
-func encUnplain(x uint64, html bool) uint64 {
-	const lo7 = 0x7f * encOnes
+func escapeMask(x uint64, html bool) uint64 {
+	const lo7 = 0x7f * wordOnes
 	x7 := x & lo7
-	ok := (x7 + 0x60*encOnes) & ((x7 ^ '\\'*encOnes) + lo7)
+	ok := (x7 + 0x60*wordOnes) & ((x7 ^ '\\'*wordOnes) + lo7)
 	if html {
-		ok &= ((x7^'"'*encOnes)&(0x7b*encOnes) + lo7) & ((x7^'<'*encOnes)&(0x7d*encOnes) + lo7)
+		ok &= ((x7^'"'*wordOnes)&(0x7b*wordOnes) + lo7) & ((x7^'<'*wordOnes)&(0x7d*wordOnes) + lo7)
 	} else {
-		ok &= (x7 ^ '"'*encOnes) + lo7
+		ok &= (x7 ^ '"'*wordOnes) + lo7
 	}
-	return (^ok | x) & encHighs
+	return (^ok | x) & wordHighs
 }
 
-// encLoad8 returns the first eight bytes of s, the first in the low byte.
-func encLoad8(s string) uint64 {
+// load8String returns the first eight bytes of s, the first in the low byte.
+func load8String(s string) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56

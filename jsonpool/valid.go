@@ -153,7 +153,7 @@ func stringEnd(data []byte, i int) int {
 		// Skip plain bytes eight at a time, to the first that may not
 		// be one.
 		for i+8 <= len(data) {
-			if m := decStop(decLoad8(data[i:])); m != 0 {
+			if m := stopMask(load8(data[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
