@@ -24,15 +24,18 @@ func stringsEncoder(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 	return append(b, ']'), true
 }
 
-// Bytes below utf8.RuneSelf that need no escape: htmlSafeASCII in either
-// mode, plus <, > and & when html is false.
+// safeASCII holds, for each ASCII byte, whether the encoder copies it into
+// a string as it is with HTML escaping off: every byte from 0x20 up but
+// the quote and the backslash, the bytes stringClass leaves out.
+// htmlSafeASCII is the same with HTML escaping on, without <, > and &
+// (htmlClass).
 var htmlSafeASCII, safeASCII [utf8.RuneSelf]bool
 
 func init() {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
-		plain := c != '"' && c != '\\'
-		safeASCII[c] = plain
-		htmlSafeASCII[c] = plain && c != '<' && c != '>' && c != '&'
+		safe := c != '"' && c != '\\'
+		safeASCII[c] = safe
+		htmlSafeASCII[c] = safe && c != '<' && c != '>' && c != '&'
 	}
 }
 
@@ -61,9 +64,9 @@ func appendString(b []byte, s string, html bool) []byte {
 	if cap(b)-len(b) < n+stringRoom {
 		b = grow(b, n+stringRoom)
 	}
-	k := &noHTMLEscapeWord
+	k := &stringClass
 	if html {
-		k = &htmlEscapeWord
+		k = &htmlClass
 	}
 	at := len(b)
 	// Every store below is within b[at:at+n+2], which the room made
@@ -78,25 +81,25 @@ func appendString(b []byte, s string, html bool) []byte {
 		for i := 0; i < n-8; i += 8 {
 			x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
 			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, 1+i))[:], x)
-			if !k.plain(x) {
+			if !k.none(x) {
 				return appendStringEscaped(b[:at+1], s, i, html)
 			}
 		}
 		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, n-8))[:])
 		binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(d, n-7))[:], x)
-		if !k.plain(x) {
+		if !k.none(x) {
 			return appendStringEscaped(b[:at+1], s, n-8, html)
 		}
 	} else if n >= 4 {
 		lo, hi := load4(s[:4]), load4(s[n-4:])
-		if !k.plain(uint64(lo) | uint64(hi)<<32) {
+		if !k.none(uint64(lo) | uint64(hi)<<32) {
 			return appendStringEscaped(b[:at+1], s, 0, html)
 		}
 		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, 1))[:], lo)
 		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, n-3))[:], hi)
 	} else if n > 0 {
 		c0, c1, c2 := s[0], s[n>>1], s[n-1]
-		if !k.plain(uint64(c0) | uint64(c1)<<8 | uint64(c2)<<16 | 0x6161616161<<24) {
+		if !k.none(uint64(c0) | uint64(c1)<<8 | uint64(c2)<<16 | 0x6161616161<<24) {
 			return appendStringEscaped(b[:at+1], s, 0, html)
 		}
 		*(*byte)(unsafe.Add(d, 1)) = c0
@@ -114,9 +117,9 @@ const stringRoom = 2
 // appendStringEscaped appends the rest of s's text, from an opening quote
 // already written on: s[:i] needs no escape.
 func appendStringEscaped(b []byte, s string, i int, html bool) []byte {
-	plain := &htmlSafeASCII
+	safe := &htmlSafeASCII
 	if !html {
-		plain = &safeASCII
+		safe = &safeASCII
 	}
 	start := 0
 	for i < len(s) {
@@ -124,10 +127,9 @@ func appendStringEscaped(b []byte, s string, i int, html bool) []byte {
 			// Find the next byte from i on that may need an escape, eight
 			// bytes at a time: the window s[w:w+8] starts at i, or ends at
 			// s's end when fewer than eight bytes are left, and the bytes
-			// of it before i are shifted out. The mask may flag a plain
-			// byte above one that truly needs an escape (a borrow), which
-			// the byte test below passes over; it flags every byte that
-			// needs an escape.
+			// of it before i are shifted out. The mask is exact (see
+			// byteClass): its lowest bit is the next byte that is not
+			// copied as it is, which the byte test below then handles.
 			w := min(i, len(s)-8)
 			m := escapeMask(load8String(s[w:w+8]), html) >> (8 * uint(i-w) & 63)
 			if m == 0 {
@@ -138,7 +140,7 @@ func appendStringEscaped(b []byte, s string, i int, html bool) []byte {
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if plain[c] {
+			if safe[c] {
 				i++
 				continue
 			}

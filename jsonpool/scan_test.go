@@ -4,62 +4,90 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// naiveStop is stopMask's definition, one byte at a time.
-func naiveStop(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+// stopByte is the definition of the bytes that end a run of verbatim
+// string bytes, one byte at a time.
+func stopByte(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
 
-// TestDecStopEveryByte puts every byte value at every position of a word
-// of plain bytes (every plain filler tried too, 0x80 and above included),
-// alone and below a second stop byte, and checks that the lowest flagged
-// byte is the first stop byte, as the one-byte definition finds it.
-func TestDecStopEveryByte(t *testing.T) {
-	fillers := []byte{' ', 'a', '~', 0x7f, 0x80, 0xa0, 0xc3, 0xff, '!', '#', '[', ']'}
+// TestByteClass holds the word-at-a-time tests of scan.go to their
+// byte-at-a-time definitions, flag by flag: every byte value at every
+// position of words of other fillers (0x80 and above among them), alone
+// and beside a second byte of the class, and random words. Each mask must
+// flag exactly the bytes of its class, and none must agree with the
+// encoder's mask.
+func TestByteClass(t *testing.T) {
+	escape := func(c byte, html bool) bool {
+		return stopByte(c) || c >= 0x80 || html && (c == '<' || c == '>' || c == '&')
+	}
+	flagged := func(m uint64, j int) bool { return m>>(8*j+7)&1 == 1 }
+	check := func(w []byte) {
+		x := load8(w)
+		if x != load8String(string(w)) {
+			t.Fatalf("load8(% x) = %#x, load8String = %#x", w, x, load8String(string(w)))
+		}
+		for _, html := range []bool{false, true} {
+			m := escapeMask(x, html)
+			if m&^wordHighs != 0 {
+				t.Fatalf("escapeMask(% x, html %v) = %#x: a bit other than a byte's high bit", w, html, m)
+			}
+			some := false
+			for j, c := range w {
+				some = some || escape(c, html)
+				if flagged(m, j) != escape(c, html) {
+					t.Fatalf("escapeMask(% x, html %v) = %#x: byte %d flagged %v, want %v", w, html, m, j, flagged(m, j), escape(c, html))
+				}
+			}
+			k := &stringClass
+			if html {
+				k = &htmlClass
+			}
+			if k.none(x) == some {
+				t.Fatalf("none(% x, html %v) = %v, want %v", w, html, k.none(x), !some)
+			}
+		}
+		m := stopMask(x)
+		if m&^wordHighs != 0 {
+			t.Fatalf("stopMask(% x) = %#x: a bit other than a byte's high bit", w, m)
+		}
+		for j, c := range w {
+			if flagged(m, j) != stopByte(c) || isStop(c) != stopByte(c) {
+				t.Fatalf("stopMask(% x) = %#x: byte %d flagged %v, want %v", w, m, j, flagged(m, j), stopByte(c))
+			}
+		}
+	}
+	fillers := []byte{' ', 'a', '~', 0x7f, 0x80, 0xa0, 0xa2, 0xbc, 0xc3, 0xff, '!', '#', '[', ']'}
 	for _, fill := range fillers {
 		for pos := 0; pos < 8; pos++ {
 			for c := 0; c < 256; c++ {
-				for _, second := range []int{-1, '"', '\\', 0x00, 0x1f} {
+				for _, second := range []int{-1, '"', '\\', '<', '&', 0x00, 0x1f, 0x80} {
 					var w [8]byte
 					for k := range w {
 						w[k] = fill
 					}
 					w[pos] = byte(c)
-					if second >= 0 && pos < 7 {
-						w[7] = byte(second)
+					if second >= 0 {
+						w[(pos+3)%8] = byte(second)
 					}
-					want := -1
-					for k, b := range w {
-						if naiveStop(b) {
-							want = k
-							break
-						}
-					}
-					m := stopMask(load8(w[:]))
-					got := -1
-					if m != 0 {
-						got = bits.TrailingZeros64(m) >> 3
-						if bits.TrailingZeros64(m)&7 != 7 {
-							t.Fatalf("stopMask(% x) = %#x: a bit other than a byte's high bit", w, m)
-						}
-					}
-					if got != want {
-						t.Fatalf("stopMask(% x): first stop at %d, want %d", w, got, want)
-					}
+					check(w[:])
 				}
 			}
 		}
 	}
-}
-
-// TestDecLoad8 checks the byte order: data[0] in the low byte.
-func TestDecLoad8(t *testing.T) {
-	if got := load8([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}); got != 0x0807060504030201 {
-		t.Fatalf("load8 = %#x", got)
+	r := rand.New(rand.NewPCG(1, 1))
+	w := make([]byte, 8)
+	for i := 0; i < 200000; i++ {
+		for j := range w {
+			w[j] = byte(r.IntN(0x90))
+			if i%2 == 1 {
+				w[j] = byte(r.IntN(256)) // bytes of 0x80 up, whose sums carry
+			}
+		}
+		check(w)
 	}
 }
 
@@ -85,7 +113,7 @@ func TestScanPlain(t *testing.T) {
 					for start := 0; start <= n; start++ {
 						want, wantHigh := len(data), false
 						for k := start; k < len(data); k++ {
-							if naiveStop(data[k]) {
+							if stopByte(data[k]) {
 								want = k
 								break
 							}
