@@ -328,8 +328,8 @@ func TestUnmarshalReuseMatchesFreshDecode(t *testing.T) {
 	}
 }
 
-// lineItem and purchase are the request of issue 15: N line items, each
-// with strings.
+// lineItem and purchase are an order request: N line items, each with
+// strings, and a map of labels.
 type lineItem struct {
 	SKU   string   `json:"sku"`
 	Name  string   `json:"name"`

@@ -247,7 +247,7 @@ func Decode[T any](p *pool.Pool[*T], r io.Reader) (*T, error) {
 // readAll appends what r yields until io.EOF to b. Unlike
 // bytebuf.Buffer.ReadFrom, which makes room for 512 bytes before every
 // Read, it grows b only when b is full, so that a pooled buffer calibrated
-// to the size of the documents read (64 bytes for the seed struct) serves
+// to the size of the documents read (64 bytes for the sample struct) serves
 // them as it is, instead of growing past what its pool keeps and being
 // dropped on every call.
 func readAll(b []byte, r io.Reader) ([]byte, error) {

@@ -18,7 +18,7 @@ import (
 // document, and the caller zeroes or clears the target and decodes with
 // encoding/json, whose value and error are then the result. It fails, rather
 // than deciding a case encoding/json might decide differently, on anything
-// but the plain cases: a syntax error, a value of the wrong JSON type for
+// but the simple cases: a syntax error, a value of the wrong JSON type for
 // its field, a number out of range or not an integer for an integer field,
 // a key that matches no field exactly and is not ASCII, a second occurrence
 // of a key whose field is a struct, slice or pointer, a time that
@@ -162,7 +162,7 @@ func buildDecodePlan(t reflect.Type, seen map[reflect.Type]*decodePlan) (*decode
 // can set, by encoding/json's rules for a struct without embedded fields,
 // and reports false where the fast path leaves t to encoding/json: an
 // embedded field, a tag option other than omitempty and omitzero (the
-// string option above all), a name that is not plain ASCII letters, digits,
+// string option above all), a name that is not ASCII letters, digits,
 // '_' and '-', two names that encoding/json v1 or v2 might match to the
 // same key case-insensitively, more than 64 fields.
 func buildDecodeFields(p *decodePlan, t reflect.Type, seen map[reflect.Type]*decodePlan) bool {

@@ -1,10 +1,12 @@
-// Package jsonpool encodes and decodes JSON with encoding/json, the
-// compatibility baseline (and, for common types, an encoder and a decoder
-// of its own whose results are encoding/json's: see Engine), without the
-// allocations that do not belong to the result: Marshal and AppendEncode append to a slice the caller owns
-// instead of returning a copy, Encode (and EncodeN, which also returns the
+// Package jsonpool encodes and decodes JSON exactly as encoding/json does,
+// without the allocations that do not belong to the result.
+//
+// encoding/json is the compatibility baseline; for common types jsonpool
+// has an encoder and a decoder of its own whose results are encoding/json's
+// (see Engine). Marshal and AppendEncode append to a slice the caller owns
+// instead of returning a copy; Encode (and EncodeN, which also returns the
 // byte count) hands its output to an io.Writer in one Write through pooled
-// json.Encoders (whose indentation buffers are reused too), and Unmarshal and
+// json.Encoders, whose indentation buffers are reused too; Unmarshal and
 // Decode fill values taken from a pool.Pool, zeroed first, with pooled
 // json.Decoders, reading streams through a pooled buffer.
 //
@@ -107,7 +109,7 @@
 // and buffers internally, so a wrapper would save it nothing. Where
 // encoding/json runs on its v2 engine (the default from Go 1.27, or
 // GOEXPERIMENT=jsonv2 on Go 1.26), jsonpool does too, with v1 behaviour
-// kept. See the README for the measurements.
+// kept. The measurements are in the repository's benchmarks/README.md.
 package jsonpool
 
 import (
@@ -148,7 +150,7 @@ const maxFastRetained = 64 << 10
 type encoder struct {
 	sink sink
 	enc  *json.Encoder
-	buf  []byte // the fast path's output (fastencode.go)
+	buf  []byte // the fast path's output
 	ibuf []byte // the fast path's output before indentation
 }
 
@@ -301,7 +303,7 @@ func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
 	return o.appendEncode(dst, v, false)
 }
 
-// encodeFast encodes v with the fast path (fastencode.go) into e.buf,
+// encodeFast encodes v with the fast path into e.buf,
 // newline included, indented as o says, and reports whether it did: false
 // when v's type has no plan or encoding/json would return an error for v,
 // so that encoding/json must encode v.

@@ -96,7 +96,7 @@ func buildEncodePlan(t reflect.Type) *encodePlan {
 type encodeBuilder struct {
 	visiting map[reflect.Type]bool // types being built: a recursive type is unsupported
 	failed   bool
-	plain    map[reflect.Type][]fixedField // the fields of the plain structs built (see fixedFields)
+	fixed    map[reflect.Type][]fixedField // the fields of the fixed structs built (see fixedFields)
 }
 
 // hasEncodeMethod reports whether t, or *t, has a method through which
@@ -220,11 +220,11 @@ func (pb *encodeBuilder) buildSlice(t reflect.Type) encoderFunc {
 	}
 	size := et.Size()
 	if et.Kind() == reflect.String {
-		// Strings, and slices of plain structs below, are written by a
+		// Strings, and slices of fixed structs below, are written by a
 		// loop of their own, without an indirect call per element.
 		return stringsEncoder
 	}
-	if plain := pb.plain[et]; plain != nil {
+	if fixed := pb.fixed[et]; fixed != nil {
 		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 			s := (*sliceHeader)(p)
 			if s.data == nil {
@@ -236,7 +236,7 @@ func (pb *encodeBuilder) buildSlice(t reflect.Type) encoderFunc {
 					b = append(b, ',')
 				}
 				var ok bool
-				if b, ok = appendFixedStruct(b, unsafe.Add(s.data, uintptr(i)*size), plain, html); !ok {
+				if b, ok = appendFixedStruct(b, unsafe.Add(s.data, uintptr(i)*size), fixed, html); !ok {
 					return b, false
 				}
 			}

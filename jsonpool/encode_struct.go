@@ -29,13 +29,13 @@ func (pb *encodeBuilder) buildStruct(t reflect.Type) encoderFunc {
 	if !ok {
 		return nil
 	}
-	if plain := fixedFields(fields); plain != nil {
-		if pb.plain == nil {
-			pb.plain = map[reflect.Type][]fixedField{}
+	if fixed := fixedFields(fields); fixed != nil {
+		if pb.fixed == nil {
+			pb.fixed = map[reflect.Type][]fixedField{}
 		}
-		pb.plain[t] = plain
+		pb.fixed[t] = fixed
 		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-			return appendFixedStruct(b, p, plain, html)
+			return appendFixedStruct(b, p, fixed, html)
 		}
 	}
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
@@ -105,7 +105,7 @@ func fixedFields(fields []encodeField) []fixedField {
 	if len(fields) == 0 {
 		return nil
 	}
-	plain := make([]fixedField, len(fields))
+	fixed := make([]fixedField, len(fields))
 	for i, f := range fields {
 		if f.ptr || f.omit != nil {
 			return nil
@@ -122,9 +122,9 @@ func fixedFields(fields []encodeField) []fixedField {
 				pf.words[j] = binary.LittleEndian.Uint64(w[8*j:])
 			}
 		}
-		plain[i] = pf
+		fixed[i] = pf
 	}
-	return plain
+	return fixed
 }
 
 // fixedRoom is the spare capacity appendFixedStruct makes before each field:
