@@ -114,6 +114,23 @@ func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	return v, nil
 }
 
+// fastResult is the outcome of fastDecode.
+type fastResult uint8
+
+const (
+	fastDone    fastResult = iota // decoded; the document is valid
+	fastValid                     // not decoded; isValid accepts the document
+	fastInvalid                   // not decoded; isValid refuses the document
+)
+
+// validity returns fastValid if isValid accepts data, else fastInvalid.
+func validity(data []byte) fastResult {
+	if isValid(data) {
+		return fastValid
+	}
+	return fastInvalid
+}
+
 // maxDecodeRetained is the largest document, in bytes, that Unmarshal
 // decodes with a pooled decoder. A json.Decoder keeps a copy of what it
 // read in a buffer that grows to about twice the largest document; sync.Pool

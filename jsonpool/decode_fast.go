@@ -41,15 +41,6 @@ const (
 	maxUndo    = 1 << 10
 )
 
-// fastResult is the outcome of fastDecode.
-type fastResult uint8
-
-const (
-	fastDone    fastResult = iota // decoded; the document is valid
-	fastValid                     // not decoded; isValid accepts the document
-	fastInvalid                   // not decoded; isValid refuses the document
-)
-
 var decodeStates = pool.New(func() *decodeState { return new(decodeState) })
 
 // fastDecode decodes data into *v, which is zero or cleared by Clear, and
@@ -91,14 +82,6 @@ func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 		decodeStates.Put(d)
 	}
 	return r
-}
-
-// validity returns fastValid if isValid accepts data, else fastInvalid.
-func validity(data []byte) fastResult {
-	if isValid(data) {
-		return fastValid
-	}
-	return fastInvalid
 }
 
 // maxFastDepth bounds the depth of the types the fast path follows (a
