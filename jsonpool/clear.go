@@ -27,7 +27,8 @@ import (
 //     this same rule.
 //
 // Clear allocates nothing, except once per type to plan the work. It
-// panics if v is nil.
+// panics if v is nil. (Built with the poolkit_nounsafe tag, Clear
+// allocates, and zeroes unexported fields: see the package doc.)
 //
 // What differs from a fresh value: a slice or a map that the next document
 // leaves out stays empty but not nil (json.Marshal writes it as [] or {},

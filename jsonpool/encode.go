@@ -102,6 +102,14 @@
 // static table), its pointers' values, its slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
 // a UTC time or an offset of whole hours), and nothing else.
 //
+// Built with the poolkit_nounsafe tag, jsonpool imports no unsafe: both
+// fast paths are left out and encoding/json encodes and decodes every
+// value, through the same pooled encoders, decoders and buffers, with the
+// same outputs, values and errors, and encoding/json's allocations and
+// speed. Clear then works through reflect, which allocates, and zeroes
+// unexported fields instead of clearing them (reflect cannot set them),
+// so their slices and maps do not keep their room.
+//
 // Everything else is encoding/json, with no path through
 // github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
 // output differs from encoding/json's by default (no HTML escaping, invalid

@@ -1,3 +1,5 @@
+//go:build !poolkit_nounsafe
+
 package jsonpool
 
 import (
@@ -28,6 +30,10 @@ import (
 // reflect reports (reflect.StructField.Offset, reflect.Type.Size). Both
 // are the Go specification's and the gc runtime's since Go 1.0; no
 // runtime internal is reached through go:linkname.
+
+// fastPaths says the fast paths are built in (they are not under the
+// poolkit_nounsafe tag: see nounsafe.go).
+const fastPaths = true
 
 // encoderFunc appends the JSON text of the value at p to b. ok is false when
 // encoding/json would return an error for the value: b is then to be

@@ -1,4 +1,4 @@
-//go:build goexperiment.jsonv2
+//go:build goexperiment.jsonv2 && !poolkit_nounsafe
 
 package jsonpool
 

@@ -28,3 +28,8 @@ func FastEncodesWith(o Options, v any) ([]byte, bool) {
 func FastAppend(dst []byte, v any, html bool) ([]byte, bool) {
 	return appendFast(dst, v, html)
 }
+
+// FastPaths reports whether the fast encode and decode paths are built
+// in: false under the poolkit_nounsafe tag, where tests of what only the
+// fast paths do (their allocation counts, which types they take) skip.
+const FastPaths = fastPaths
