@@ -111,7 +111,7 @@ func TestDecodePlanSupport(t *testing.T) {
 	}
 }
 
-// TestFastDecodeTaken checks that the fast path decodes the plain cases
+// TestFastDecodeTaken checks that the fast path decodes the simple cases
 // itself, and leaves to encoding/json those it must; the differential tests
 // check that the results are right either way.
 func TestFastDecodeTaken(t *testing.T) {

@@ -14,11 +14,11 @@ import (
 	"time"
 )
 
-// TestEncAppendFloat holds the float format to encoding/json's, through
+// TestAppendFloat holds the float format to encoding/json's, through
 // json.Marshal, and to strconv: short decimals (where the shortcut
 // applies) near every power of ten and format switch, their neighbours
 // one ulp away, and random bit patterns.
-func TestEncAppendFloat(t *testing.T) {
+func TestAppendFloat(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 3))
 	var fs []float64
 	for _, c := range []struct {
@@ -99,8 +99,8 @@ func TestEncAppendFloat(t *testing.T) {
 	}
 }
 
-// TestEncAppendStringPositions holds appendString to encoding/json on
-// strings of every length from 0 to 40 made of plain bytes with one byte
+// TestAppendStringPositions holds appendString to encoding/json on
+// strings of every length from 0 to 40 made of safe bytes with one byte
 // of every value at every position (and, up to 24 bytes, a second one
 // further on), so that the short-string words, the eight-byte steps and
 // the overlapping last word each see every byte that needs an escape at
@@ -108,7 +108,7 @@ func TestEncAppendFloat(t *testing.T) {
 // Each string is appended to a buffer without spare capacity (grow's
 // path) and to one of exactly the room appendString makes, followed
 // by a canary its word stores must leave alone.
-func TestEncAppendStringPositions(t *testing.T) {
+func TestAppendStringPositions(t *testing.T) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	backing := make([]byte, 64+stringRoom+1+16)
@@ -165,13 +165,13 @@ func TestEncAppendStringPositions(t *testing.T) {
 	}
 }
 
-// TestEncAppendTime holds the UTC writer to appendTimeJSON (which the
+// TestAppendTime holds the UTC writer to appendTimeJSON (which the
 // time tests hold to time.Time's MarshalJSON) and to json.Marshal: every
 // year's first and last nanosecond at the edges 0 and 9999 and beyond,
 // fractions with every number of trailing zeros, random instants, times
 // with a monotonic reading, and zones other than UTC (which take
 // appendTimeJSON's path), in a buffer of exactly the room it makes.
-func TestEncAppendTime(t *testing.T) {
+func TestAppendTime(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var ts []time.Time
 	for _, y := range []int{-1, 0, 1, 999, 1000, 1969, 1970, 2000, 2026, 9998, 9999, 10000} {
@@ -218,10 +218,10 @@ func TestEncAppendTime(t *testing.T) {
 	}
 }
 
-// TestEncSliceLoops holds the loops of slices of strings and of plain
+// TestSliceEncoderLoops holds the loops of slices of strings and of fixed
 // structs to encoding/json: nil, empty, one and several elements, in
 // both modes.
-func TestEncSliceLoops(t *testing.T) {
+func TestSliceEncoderLoops(t *testing.T) {
 	type plain struct {
 		A string `json:"a"`
 		B int    `json:"b"`
@@ -253,11 +253,11 @@ func TestEncSliceLoops(t *testing.T) {
 	}
 }
 
-// TestEncPlainStructKeys holds the plain-struct plan to encoding/json for
+// TestFixedStructKeys holds the fixed-struct plan to encoding/json for
 // keys of every length around the two-word store (pre of 8 to 16 bytes),
 // as the first field and after others, with values of each kind it
 // writes itself, in a buffer of any spare capacity.
-func TestEncPlainStructKeys(t *testing.T) {
+func TestFixedStructKeys(t *testing.T) {
 	type (
 		k1 struct {
 			A   string  `json:"a"`
@@ -336,12 +336,12 @@ func TestEncPlainStructKeys(t *testing.T) {
 	}
 }
 
-// TestEncPlainStructLongKeyInteger holds an int or int64 field after a key
+// TestFixedStructLongKeyInteger holds an int or int64 field after a key
 // of every length from 1 to 120 bytes, first or after another field, at
 // the extremes of its range, to encoding/json, in a buffer of any spare
 // capacity with a canary past it: the integer is written in place, in
 // room that a long key must not have used up.
-func TestEncPlainStructLongKeyInteger(t *testing.T) {
+func TestFixedStructLongKeyInteger(t *testing.T) {
 	for _, it := range []reflect.Type{reflect.TypeFor[int64](), reflect.TypeFor[int]()} {
 		for n := 1; n <= 120; n++ {
 			name := strings.Repeat("k", n)

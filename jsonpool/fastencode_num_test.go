@@ -11,12 +11,12 @@ import (
 	"unsafe"
 )
 
-// TestEncAppendInt holds the in-place integer writer to strconv and to
+// TestAppendInt holds the in-place integer writer to strconv and to
 // json.Marshal: 0, ±1, every power of ten and its neighbours, the
 // extremes of every integer kind, every number below 100 000 and random
 // values of every length. It also appends after existing bytes, with and
 // without spare capacity, so that growing b is covered.
-func TestEncAppendInt(t *testing.T) {
+func TestAppendInt(t *testing.T) {
 	var us []uint64
 	var is []int64
 	for i := uint64(0); i < 100000; i++ {
@@ -39,7 +39,7 @@ func TestEncAppendInt(t *testing.T) {
 	check := func(got []byte, prefix, want string, v any) {
 		t.Helper()
 		if string(got) != prefix+want {
-			t.Fatalf("encAppend(%q, %v) = %q, want %q", prefix, v, got, prefix+want)
+			t.Fatalf("append(%q, %v) = %q, want %q", prefix, v, got, prefix+want)
 		}
 	}
 	tight := make([]byte, 3) // no spare capacity
@@ -66,7 +66,7 @@ func TestEncAppendInt(t *testing.T) {
 		}
 		check(appendInt(tight, i), "ab,", want, i)
 		check(appendInt(roomy, i), "ab,", want, i)
-		// The plain-struct writer, after the longest key it writes as
+		// The fixed-struct writer, after the longest key it writes as
 		// words, in exactly the room it makes (fixedRoom) before a canary.
 		for _, v := range []any{&struct {
 			A int64 `json:"abcdefghijklmnopqrst"`
@@ -97,11 +97,11 @@ func TestEncAppendInt(t *testing.T) {
 	}
 }
 
-// TestEncPutDecimal checks the backward digit writer on its own: u's
+// TestPutDecimal checks the backward digit writer on its own: u's
 // digits, exactly decimalLen(u) of them, just before the end it is
 // given, and nothing before them or from the end on, for 0, every power
 // of ten and its neighbours, the largest uint64 and random values.
-func TestEncPutDecimal(t *testing.T) {
+func TestPutDecimal(t *testing.T) {
 	us := []uint64{0, 1, 9, 10, 11, 99, 100, 101, math.MaxUint64, math.MaxUint64 - 1}
 	for _, p := range pow10[:20] {
 		us = append(us, p-1, p, p+1)

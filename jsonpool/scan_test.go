@@ -90,11 +90,11 @@ func TestByteClass(t *testing.T) {
 	}
 }
 
-// TestScanPlain checks scanVerbatim against a byte-by-byte scan, for every
+// TestScanVerbatim checks scanVerbatim against a byte-by-byte scan, for every
 // byte value at every position of inputs of 0 to 20 bytes, from every
-// start, with a plain or stop byte last: a stop byte in a whole word, in the tail after the last whole
+// start, with a verbatim or stop byte last: a stop byte in a whole word, in the tail after the last whole
 // word, at the end of the input, or none.
-func TestScanPlain(t *testing.T) {
+func TestScanVerbatim(t *testing.T) {
 	for n := 0; n <= 20; n++ {
 		for pos := -1; pos < n; pos++ {
 			for c := 0; c < 256; c++ {
