@@ -136,48 +136,14 @@ func boolEncoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 	return append(b, "false"...), true
 }
 
-func intEncoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendInt(b, int64(*(*int)(p))), true
+// intEncoder and uintEncoder write an integer of type T, its decimal
+// text, one function per T.
+func intEncoder[T int | int8 | int16 | int32 | int64](b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return appendInt(b, int64(*(*T)(p))), true
 }
 
-func int8Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendInt(b, int64(*(*int8)(p))), true
-}
-
-func int16Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendInt(b, int64(*(*int16)(p))), true
-}
-
-func int32Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendInt(b, int64(*(*int32)(p))), true
-}
-
-func int64Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendInt(b, *(*int64)(p)), true
-}
-
-func uintEncoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendUint(b, uint64(*(*uint)(p))), true
-}
-
-func uint8Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendUint(b, uint64(*(*uint8)(p))), true
-}
-
-func uint16Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendUint(b, uint64(*(*uint16)(p))), true
-}
-
-func uint32Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendUint(b, uint64(*(*uint32)(p))), true
-}
-
-func uint64Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendUint(b, *(*uint64)(p)), true
-}
-
-func uintptrEncoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
-	return appendUint(b, uint64(*(*uintptr)(p))), true
+func uintEncoder[T uint | uint8 | uint16 | uint32 | uint64 | uintptr](b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
+	return appendUint(b, uint64(*(*T)(p))), true
 }
 
 func float32Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {

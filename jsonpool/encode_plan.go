@@ -152,27 +152,27 @@ func (pb *encodeBuilder) build(t reflect.Type) encoderFunc {
 	case reflect.Bool:
 		fn = boolEncoder
 	case reflect.Int:
-		fn = intEncoder
+		fn = intEncoder[int]
 	case reflect.Int8:
-		fn = int8Encoder
+		fn = intEncoder[int8]
 	case reflect.Int16:
-		fn = int16Encoder
+		fn = intEncoder[int16]
 	case reflect.Int32:
-		fn = int32Encoder
+		fn = intEncoder[int32]
 	case reflect.Int64:
-		fn = int64Encoder
+		fn = intEncoder[int64]
 	case reflect.Uint:
-		fn = uintEncoder
+		fn = uintEncoder[uint]
 	case reflect.Uint8:
-		fn = uint8Encoder
+		fn = uintEncoder[uint8]
 	case reflect.Uint16:
-		fn = uint16Encoder
+		fn = uintEncoder[uint16]
 	case reflect.Uint32:
-		fn = uint32Encoder
+		fn = uintEncoder[uint32]
 	case reflect.Uint64:
-		fn = uint64Encoder
+		fn = uintEncoder[uint64]
 	case reflect.Uintptr:
-		fn = uintptrEncoder
+		fn = uintEncoder[uintptr]
 	case reflect.Float32:
 		fn = float32Encoder
 	case reflect.Float64:

@@ -85,9 +85,12 @@ func encodeKindOf(t reflect.Type) encodeKind {
 	return encodeByFunc
 }
 
-// fixedField is a field of a struct whose fields are all written, none
-// omitted, none through an embedded pointer: its key is written with the
-// byte before it, { for the first field and a comma for the others.
+// A fixed struct is one whose fields are all written, in the same order
+// every time: none may be omitted, none is reached through an embedded
+// pointer. appendFixedStruct writes it without the tests appendFields
+// makes per field. fixedField is one of its fields: its key is written
+// with the byte before it, { for the first field and a comma for the
+// others.
 type fixedField struct {
 	off   uintptr
 	pre   string    // `{"name":` or `,"name":`
