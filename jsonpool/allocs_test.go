@@ -61,6 +61,15 @@ func TestAllocs(t *testing.T) {
 	stuPool := jsonpool.NewPool[student]()
 	buffers := new(bytebuf.Pool)
 	indented := jsonpool.Options{Indent: "  "}
+	// decoded is a decode's count on the fast decode path, or, built
+	// without it (poolkit_nounsafe), encoding/json's on each engine: the
+	// v2 engine's pooled decoder keeps the strings of the call before.
+	decoded := func(fast, v1, v2 float64) float64 {
+		if jsonpool.FastPaths {
+			return fast
+		}
+		return perEngine(v1, v2)
+	}
 
 	cases := []struct {
 		name string
@@ -76,14 +85,14 @@ func TestAllocs(t *testing.T) {
 		{"Encode indented", 0, func() error { w.Reset(); return indented.Encode(&w, &sampleValue) }},
 		// Decoding allocates the result's strings (Name and three items)
 		// and its slice as it grows to capacity 1, 2 and 4: 1+3+3.
-		{"Unmarshal sample", 7, func() error {
+		{"Unmarshal sample", decoded(7, 7, 3), func() error {
 			v, err := jsonpool.Unmarshal(samplePool, sampleBytes)
 			if err == nil {
 				samplePool.Put(v)
 			}
 			return err
 		}},
-		{"Decode sample", 7, func() error {
+		{"Decode sample", decoded(7, 7, 3), func() error {
 			reader.Reset(sampleBytes)
 			v, err := jsonpool.Decode(samplePool, reader)
 			if err == nil {
@@ -107,7 +116,7 @@ func TestAllocs(t *testing.T) {
 			buffers.Put(buf)
 			return err
 		}},
-		{"workload json decode", 8, func() error {
+		{"workload json decode", decoded(8, 8, 4), func() error {
 			v, err := jsonpool.Unmarshal(samplePool, []byte(sampleJSON))
 			if err == nil {
 				allocSinkSample = *v
@@ -115,7 +124,7 @@ func TestAllocs(t *testing.T) {
 			}
 			return err
 		}},
-		{"workload json decode stream", 8, func() error {
+		{"workload json decode stream", decoded(8, 8, 4), func() error {
 			v, err := jsonpool.Decode(samplePool, strings.NewReader(sampleJSON))
 			if err == nil {
 				allocSinkSample = *v
