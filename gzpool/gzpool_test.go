@@ -20,8 +20,9 @@ import (
 	"github.com/poolkit/poolkit/internal/systool"
 )
 
-// seedText is the text the seed articles compress, 169 bytes.
-const seedText = "https://pkg.go.dev/compress/gzip\n\tDocumentation\n\tOverview\n\tPackage gzip implements reading and writing of gzip format compressed files, as specified in RFC 1952."
+// overviewText is the start of compress/gzip's documentation page, 169
+// bytes: a short text, as a log line or a small response is.
+const overviewText = "https://pkg.go.dev/compress/gzip\n\tDocumentation\n\tOverview\n\tPackage gzip implements reading and writing of gzip format compressed files, as specified in RFC 1952."
 
 // corpus returns the test corpus: GOROOT's compression test data.
 func corpus(t testing.TB) map[string][]byte { return corpusfiles.Files(t) }
@@ -147,7 +148,7 @@ func TestMultiMember(t *testing.T) {
 }
 
 func TestDecompressErrors(t *testing.T) {
-	z, _ := AppendCompress(nil, []byte(seedText))
+	z, _ := AppendCompress(nil, []byte(overviewText))
 	orig := []byte("keep")
 	check := func(name string, src []byte, limit int64, want error) {
 		t.Helper()
@@ -192,7 +193,7 @@ func TestDecompressErrors(t *testing.T) {
 	for i := 10; i < len(z)-8; i++ {
 		bad := bytes.Clone(z)
 		bad[i] ^= 0x55
-		if out, err := AppendDecompress(nil, bad, -1); err == nil && !bytes.Equal(out, []byte(seedText)) {
+		if out, err := AppendDecompress(nil, bad, -1); err == nil && !bytes.Equal(out, []byte(overviewText)) {
 			t.Fatalf("flipped byte %d: wrong data without error", i)
 		} else if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrTruncated) {
 			t.Fatalf("flipped byte %d: unclassified error %v", i, err)
@@ -279,14 +280,14 @@ func TestSystemGzip(t *testing.T) {
 	}
 	// gzip -c with a file name stores the name in the header (FNAME).
 	file := filepath.Join(dir, "named.txt")
-	if err := os.WriteFile(file, []byte(seedText), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(overviewText), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	z, err := exec.Command(gz, "-c", file).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := AppendDecompress(nil, z, -1); err != nil || string(got) != seedText {
+	if got, err := AppendDecompress(nil, z, -1); err != nil || string(got) != overviewText {
 		t.Fatalf("reading a gzip stream with a file name: %q, %v", got, err)
 	}
 }
@@ -296,7 +297,7 @@ func TestSystemGzip(t *testing.T) {
 // up as wrong bytes here or as a report under -race.
 func TestConcurrent(t *testing.T) {
 	files := corpus(t)
-	inputs := [][]byte{[]byte(seedText), files["src/compress/testdata/gettysburg.txt"], files["src/compress/testdata/e.txt"][:8000], {}}
+	inputs := [][]byte{[]byte(overviewText), files["src/compress/testdata/gettysburg.txt"], files["src/compress/testdata/e.txt"][:8000], {}}
 	var wg sync.WaitGroup
 	errc := make(chan error, 16)
 	for g := range 8 {
@@ -363,7 +364,7 @@ const (
 )
 
 func TestAllocs(t *testing.T) {
-	src := []byte(seedText)
+	src := []byte(overviewText)
 	z, _ := AppendCompress(nil, src)
 	zbig, _ := AppendCompress(nil, corpus(t)["src/compress/testdata/e.txt"])
 	dst := make([]byte, 0, 1<<20)
@@ -448,7 +449,7 @@ func TestIncompressibleRoom(t *testing.T) {
 // the end of the data (found by FuzzAppendDecompress); gzpool must call it
 // truncated, as compress/gzip does.
 func TestTruncatedHeaderString(t *testing.T) {
-	member, _ := AppendCompress(nil, []byte(seedText))
+	member, _ := AppendCompress(nil, []byte(overviewText))
 	for _, flag := range []byte{0x08, 0x10} { // FNAME, FCOMMENT
 		cut := []byte{0x1f, 0x8b, 8, flag, 0, 0, 0, 0, 0, 0xff, 'n', 'a', 'm'}
 		for name, src := range map[string][]byte{

@@ -15,7 +15,7 @@ func TestAppendCompressOverlap(t *testing.T) {
 	rangeFile := opticks(t)
 	for _, n := range []int{10, 1000, 103000} {
 		text := rangeFile[:n]
-		// The case: in place, with room.
+		// In place, with room: dst's spare capacity holds src.
 		buf := make([]byte, n, 2*n+1024)
 		copy(buf, text)
 		z, err := AppendCompress(buf[:0], buf)

@@ -67,19 +67,19 @@ func (errWriter) Write([]byte) (int, error) { return 0, errBoom }
 
 func TestWriterError(t *testing.T) {
 	w := NewWriter(errWriter{})
-	_, _ = w.Write([]byte(seedText))
+	_, _ = w.Write([]byte(overviewText))
 	if err := w.Close(); !errors.Is(err, errBoom) {
 		t.Fatalf("Close: %v, want the writer's error", err)
 	}
 	// The state went back to the pool reset: the next user is unharmed.
-	z, err := AppendCompress(nil, []byte(seedText))
-	if err != nil || string(stdDecompress(t, z)) != seedText {
+	z, err := AppendCompress(nil, []byte(overviewText))
+	if err != nil || string(stdDecompress(t, z)) != overviewText {
 		t.Fatal("pool poisoned by a failed stream")
 	}
 }
 
 func TestReader(t *testing.T) {
-	z, _ := AppendCompress(nil, []byte(seedText))
+	z, _ := AppendCompress(nil, []byte(overviewText))
 	for _, tc := range []struct {
 		name string
 		r    func() io.Reader
@@ -93,7 +93,7 @@ func TestReader(t *testing.T) {
 			t.Fatal(tc.name, err)
 		}
 		got, err := io.ReadAll(r)
-		if err != nil || string(got) != seedText {
+		if err != nil || string(got) != overviewText {
 			t.Fatalf("%s: %q, %v", tc.name, got, err)
 		}
 		if err := r.Close(); err != nil {
@@ -146,7 +146,7 @@ func (f *failAfter) Read(p []byte) (int, error) {
 
 func TestNilStreams(t *testing.T) {
 	w := NewWriter(nil)
-	w.Write([]byte(seedText))
+	w.Write([]byte(overviewText))
 	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "nil io.Writer") {
 		t.Errorf("Close of a Writer on nil: %v", err)
 	}
@@ -156,7 +156,7 @@ func TestNilStreams(t *testing.T) {
 }
 
 func TestReaderErrors(t *testing.T) {
-	z, _ := AppendCompress(nil, []byte(seedText))
+	z, _ := AppendCompress(nil, []byte(overviewText))
 	if _, err := NewReader(bytes.NewReader(nil)); !errors.Is(err, ErrEmpty) {
 		t.Errorf("empty: %v", err)
 	}
@@ -194,14 +194,14 @@ func TestReaderErrors(t *testing.T) {
 // referenced from a pool would survive the collection each case runs. Each
 // case runs alone, as the next Get would overwrite the references.
 func TestCloseDropsReferences(t *testing.T) {
-	z, _ := AppendCompress(nil, []byte(seedText))
+	z, _ := AppendCompress(nil, []byte(overviewText))
 
 	t.Run("Writer", func(t *testing.T) {
 		type bufWriter struct{ bytes.Buffer }
 		dst := new(bufWriter)
 		ref := weak.Make(dst)
 		w := NewWriter(dst)
-		if _, err := w.Write([]byte(seedText)); err != nil {
+		if _, err := w.Write([]byte(overviewText)); err != nil {
 			t.Fatal(err)
 		}
 		w.Close()

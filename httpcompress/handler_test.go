@@ -543,7 +543,7 @@ func TestHandlerAllocs(t *testing.T) {
 			t.Fatal("not compressed")
 		}
 	})
-	// The case: a 4 KiB body written in one piece.
+	// A 4 KiB body written in one piece.
 	body4k := []byte(rangeFile[:4096])
 	h4k := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body4k) }))
 	wantHandlerAllocs(t, "compressed 4 KiB response", func() {

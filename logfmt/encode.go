@@ -32,7 +32,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/digits"
+	"github.com/poolkit/poolkit/internal/overlap"
 )
 
 // text is the type of string-like input the encoder reads: keys and values
@@ -148,7 +150,7 @@ const hexDigits = "0123456789abcdef"
 // made to alias a []byte with package unsafe): s is then copied first,
 // which allocates. Otherwise AppendValue allocates only when dst grows.
 func AppendValue(dst []byte, s string) []byte {
-	if inSpare(dst, s) {
+	if overlap.SpareString(dst, s) {
 		s = strings.Clone(s)
 	}
 	return appendValue(dst, s)
@@ -221,30 +223,13 @@ func appendQuoted[S text](dst []byte, s S) []byte {
 // Like AppendValue, AppendKey copies key first, and so gives the right
 // result, when key's bytes lie in dst's spare capacity.
 func AppendKey(dst []byte, key string) []byte {
-	if inSpare(dst, key) {
+	if overlap.SpareString(dst, key) {
 		key = strings.Clone(key)
 	}
 	if len(key) == 0 {
 		return append(dst, '_')
 	}
 	return appendKeyPart(dst, key)
-}
-
-// inSpare reports whether any byte of s lies in dst[len(dst):cap(dst)],
-// the memory that appending to dst overwrites before it has read all of s.
-// Bytes of s in dst[:len(dst)] are never written, so they do not count.
-//
-// It compares addresses as integers, which package unsafe allows. The
-// comparison holds even if the goroutine's stack moves, which happens only
-// at function calls: both addresses are taken between two calls, so both
-// are before or both after a move.
-func inSpare(dst []byte, s string) bool {
-	if len(s) == 0 || len(dst) == cap(dst) {
-		return false
-	}
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	return p < base+uintptr(cap(dst)) && p+uintptr(len(s)) > base+uintptr(len(dst))
 }
 
 // appendKeyPart appends key, sanitised, and nothing for an empty key.
@@ -300,7 +285,7 @@ func appendDuration(dst []byte, d time.Duration) []byte {
 	case u == 0:
 		return append(dst, '0', 's')
 	case u < uint64(time.Microsecond):
-		dst = appendUint(dst, u)
+		dst = digits.AppendUint(dst, u)
 		return append(dst, 'n', 's')
 	case u < uint64(time.Millisecond):
 		dst = appendFixed(dst, u, 3)
@@ -311,12 +296,12 @@ func appendDuration(dst []byte, d time.Duration) []byte {
 	}
 	secs := u / uint64(time.Second)
 	if h := secs / 3600; h > 0 {
-		dst = appendUint(dst, h)
+		dst = digits.AppendUint(dst, h)
 		dst = append(dst, 'h')
-		dst = appendUint(dst, secs/60%60)
+		dst = digits.AppendUint(dst, secs/60%60)
 		dst = append(dst, 'm')
 	} else if m := secs / 60; m > 0 {
-		dst = appendUint(dst, m)
+		dst = digits.AppendUint(dst, m)
 		dst = append(dst, 'm')
 	}
 	dst = appendFixed(dst, secs%60*uint64(time.Second)+u%uint64(time.Second), 9)
@@ -330,7 +315,7 @@ func appendFixed(dst []byte, v uint64, prec int) []byte {
 	for range prec {
 		pow *= 10
 	}
-	dst = appendUint(dst, v/pow)
+	dst = digits.AppendUint(dst, v/pow)
 	frac := v % pow
 	if frac == 0 {
 		return dst
@@ -340,27 +325,5 @@ func appendFixed(dst []byte, v uint64, prec int) []byte {
 		prec--
 	}
 	dst = append(dst, '.')
-	n := len(dst)
-	for range prec {
-		dst = append(dst, '0')
-	}
-	for j := len(dst) - 1; j >= n; j-- {
-		dst[j] = byte('0' + frac%10)
-		frac /= 10
-	}
-	return dst
-}
-
-// appendUint appends the decimal digits of u.
-func appendUint(dst []byte, u uint64) []byte {
-	var tmp [20]byte
-	i := len(tmp)
-	for u >= 10 {
-		i--
-		tmp[i] = byte('0' + u%10)
-		u /= 10
-	}
-	i--
-	tmp[i] = byte('0' + u)
-	return append(dst, tmp[i:]...)
+	return digits.AppendPadded(dst, frac, prec)
 }

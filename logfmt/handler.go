@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/digits"
 )
 
 // handler is the slog.Handler that NewHandler returns. Handlers derived
@@ -396,8 +398,6 @@ func appendTimeMillis(dst []byte, t time.Time) []byte {
 	dst = append(dst, ".000"...)
 	copy(dst[at+4:], dst[at:at+zone])
 	dst[at] = '.'
-	dst[at+1] = byte('0' + ms/100)
-	dst[at+2] = byte('0' + ms/10%10)
-	dst[at+3] = byte('0' + ms%10)
+	digits.Put(dst[at+1:at+4], uint64(ms))
 	return dst
 }

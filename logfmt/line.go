@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/rfc3339"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -140,7 +141,7 @@ func (l *Line) TimeMillis(key string, t time.Time) {
 // that is not zero, exactly as t.Format(time.RFC3339Nano) writes it.
 func (l *Line) TimeNano(key string, t time.Time) {
 	b := l.key(key)
-	b.B = bytebuf.AppendRFC3339(b.B, t, true)
+	b.B = rfc3339.Append(b.B, t, true)
 }
 
 // Err appends key=err.Error(), quoted if it needs quotes, or key=<nil> for

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/poolkit/poolkit/bytebuf"
+	"github.com/poolkit/poolkit/internal/rfc3339"
 )
 
 // Log lines come many to a second, and the date and clock of a time to the
@@ -13,7 +13,7 @@ import (
 // encoder keeps the RFC 3339 text of the last second it wrote in seconds,
 // and copies it for the next line of that second instead of working out the
 // calendar date and the zone again. A line of another second, or another
-// Location, writes its time digit by digit with bytebuf.AppendRFC3339 and
+// Location, writes its time digit by digit with rfc3339.Append and
 // becomes the cached one.
 var seconds timeCache
 
@@ -33,7 +33,7 @@ type timeCache struct {
 	text [maxCachedText / 8]atomic.Uint64
 }
 
-// appendSeconds appends t as bytebuf.AppendRFC3339(dst, t, false) does and
+// appendSeconds appends t as rfc3339.Append(dst, t, false) does and
 // returns the length of the zone suffix at the end of what it appended.
 func appendSeconds(dst []byte, t time.Time) ([]byte, int) {
 	sec, loc := t.Unix(), t.Location()
@@ -41,7 +41,7 @@ func appendSeconds(dst []byte, t time.Time) ([]byte, int) {
 		return append(dst, text[:n]...), zone
 	}
 	start := len(dst)
-	dst = bytebuf.AppendRFC3339(dst, t, false)
+	dst = rfc3339.Append(dst, t, false)
 	zone := 1
 	if dst[len(dst)-1] != 'Z' {
 		zone = len("+07:00")

@@ -5,12 +5,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/sqlbaseline"
 )
 
 var sinkBytes []byte
 
-// BenchmarkAppend times the methane article's benchmark (shared/seeds/002)
-// and escaping throughput on long values. benchmarks/sqlinterp compares the
+// BenchmarkAppend times go-sql-driver/mysql's BenchmarkInterpolation query
+// (internal/sqlbaseline; "methane" after the article that tuned it) and
+// escaping throughput on long values. benchmarks/sqlinterp compares the
 // first with go-sql-driver/mysql.
 func BenchmarkAppend(b *testing.B) {
 	b.Run("methane/reuse", func(b *testing.B) {
@@ -18,7 +21,7 @@ func BenchmarkAppend(b *testing.B) {
 		var dst []byte
 		for b.Loop() {
 			var err error
-			if dst, err = Append(dst[:0], methaneQuery, methaneArgs, Options{}); err != nil {
+			if dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -27,7 +30,7 @@ func BenchmarkAppend(b *testing.B) {
 	b.Run("methane/nil", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			dst, err := Append(nil, methaneQuery, methaneArgs, Options{})
+			dst, err := Append(nil, sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -40,7 +43,7 @@ func BenchmarkAppend(b *testing.B) {
 			var dst []byte
 			for pb.Next() {
 				var err error
-				if dst, err = Append(dst[:0], methaneQuery, methaneArgs, Options{}); err != nil {
+				if dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -97,7 +100,7 @@ func BenchmarkAppendArgs(b *testing.B) {
 		for b.Loop() {
 			methaneArgsTyped(&args, benchID, benchPi, benchTime, benchBytes, benchStr)
 			var err error
-			if dst, err = AppendArgs(dst[:0], methaneQuery, &args, Options{}); err != nil {
+			if dst, err = AppendArgs(dst[:0], sqlbaseline.InterpolateQuery, &args, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -110,7 +113,7 @@ func BenchmarkAppendArgs(b *testing.B) {
 		for b.Loop() {
 			vals[0], vals[1], vals[2], vals[3], vals[4], vals[5] = benchID, benchPi, false, benchTime, benchBytes, benchStr
 			var err error
-			if dst, err = Append(dst[:0], methaneQuery, vals, Options{}); err != nil {
+			if dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, vals, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -124,7 +127,7 @@ func BenchmarkAppendArgs(b *testing.B) {
 			for pb.Next() {
 				methaneArgsTyped(&args, benchID, benchPi, benchTime, benchBytes, benchStr)
 				var err error
-				if dst, err = AppendArgs(dst[:0], methaneQuery, &args, Options{}); err != nil {
+				if dst, err = AppendArgs(dst[:0], sqlbaseline.InterpolateQuery, &args, Options{}); err != nil {
 					b.Error(err)
 					return
 				}

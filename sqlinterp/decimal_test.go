@@ -1,41 +1,34 @@
 package sqlinterp
 
 import (
+	"database/sql/driver"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
 )
 
-// appendDecimal and appendDigits against strconv, the independent oracle,
-// with dst of every spare capacity around the number's length (below it
-// strconv does the job), and through AppendArgs and a parsed query.
+// The integer literals against strconv, the independent oracle, through
+// Append, AppendArgs and a parsed query, with dst of every spare capacity
+// around the literals' length. internal/digits, which writes them, has
+// its own tests.
 
 func checkDecimal(t *testing.T, v int64, u uint64) {
 	t.Helper()
-	wantV := strconv.AppendInt([]byte("x"), v, 10)
-	wantU := strconv.AppendUint([]byte("x"), u, 10)
-	for spare := range 22 {
-		dst := make([]byte, 1, 1+spare)
-		dst[0] = 'x'
-		if got := appendDecimal(dst, v); string(got) != string(wantV) {
-			t.Fatalf("appendDecimal(%d) with %d spare bytes = %q, want %q", v, spare, got, wantV)
-		}
-		if got := appendDigits(dst, u); string(got) != string(wantU) {
-			t.Fatalf("appendDigits(%d) with %d spare bytes = %q, want %q", u, spare, got, wantU)
-		}
-	}
-	if n := decimalLen(u); n != len(wantU)-1 {
-		t.Fatalf("decimalLen(%d) = %d, want %d", u, n, len(wantU)-1)
-	}
+	want := "(" + strconv.FormatInt(v, 10) + "," + strconv.FormatUint(u, 10) + ")"
 	var args Args
 	args.AddInt64(v)
 	args.AddUint64(u)
-	want := "(" + string(wantV[1:]) + "," + string(wantU[1:]) + ")"
-	got, err := AppendArgs(nil, "(?,?)", &args, Options{})
-	pgot, perr := decimalQuery.AppendArgs(nil, &args, Options{MaxSize: len(want)})
-	if err != nil || perr != nil || string(got) != want || string(pgot) != want {
-		t.Fatalf("AppendArgs(%d, %d) = %q, %v; Query.AppendArgs = %q, %v; want %q", v, u, got, err, pgot, perr, want)
+	for spare := len(want) - 22; spare <= len(want)+1; spare++ {
+		dst := make([]byte, 1, 1+max(spare, 0))
+		dst[0] = 'x'
+		got, err := AppendArgs(dst, "(?,?)", &args, Options{})
+		pgot, perr := decimalQuery.AppendArgs(dst, &args, Options{MaxSize: len(want)})
+		bgot, berr := Append(dst, "(?,?)", []driver.Value{v, u}, Options{})
+		if err != nil || perr != nil || berr != nil || string(got) != "x"+want || string(pgot) != "x"+want || string(bgot) != "x"+want {
+			t.Fatalf("(%d, %d) with %d spare bytes: AppendArgs = %q, %v; Query.AppendArgs = %q, %v; Append = %q, %v; want %q",
+				v, u, spare, got, err, pgot, perr, bgot, berr, "x"+want)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package sqlinterp
 
 import (
+	"database/sql/driver"
 	"errors"
 	"reflect"
 	"strconv"
@@ -78,4 +79,18 @@ func (e *QueryError) Error() string {
 
 func typeName(v any) string {
 	return reflect.TypeOf(v).String() // v is not nil: nil is a supported argument
+}
+
+// overlapError reports that argument i shares memory with dst's spare
+// capacity, which Append writes before it would read the argument.
+func overlapError(vals []driver.Value, typed []arg, i int) error {
+	t := "[]byte"
+	if typed != nil {
+		if typed[i].kind == kindString {
+			t = "string"
+		}
+	} else {
+		t = typeName(vals[i])
+	}
+	return &ArgError{Index: i, Type: t, Err: ErrOverlap}
 }

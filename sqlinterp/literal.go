@@ -4,12 +4,12 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"math"
-	"math/bits"
 	"strconv"
 	"time"
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/digits"
+	"github.com/poolkit/poolkit/internal/overlap"
 )
 
 // kind is the type of an argument's value.
@@ -139,14 +139,14 @@ func argOf(v driver.Value) (a arg, ok bool) {
 // spare capacity, or has no literal, and returns the least and the
 // estimate of sizes summed over the arguments, vals or typed when it is
 // not nil. Their literals take at most 2*least + mostPerArg*len bytes.
-func checkArgs(free region, vals []driver.Value, typed []arg, o *Options) (least, estimate int, err error) {
+func checkArgs(free overlap.Region, vals []driver.Value, typed []arg, o *Options) (least, estimate int, err error) {
 	if typed == nil {
 		for i, v := range vals {
 			l, e, data, size, err := valueSizes(v, i, o)
 			if err != nil {
 				return 0, 0, err
 			}
-			if free.holds(data, size) {
+			if free.Holds(data, size) {
 				return 0, 0, overlapError(vals, nil, i)
 			}
 			least += l
@@ -158,10 +158,10 @@ func checkArgs(free region, vals []driver.Value, typed []arg, o *Options) (least
 		a := &typed[i]
 		l, e := a.sizes()
 		if a.kind == kindString {
-			if free.holds(unsafe.StringData(a.s), len(a.s)) {
+			if free.Holds(unsafe.StringData(a.s), len(a.s)) {
 				return 0, 0, overlapError(nil, typed, i)
 			}
-		} else if free.holds(unsafe.SliceData(a.b), len(a.b)) {
+		} else if free.Holds(unsafe.SliceData(a.b), len(a.b)) {
 			return 0, 0, overlapError(nil, typed, i)
 		}
 		if a.kind-kindFloat <= kindTime-kindFloat { // a float, bool or time
@@ -240,11 +240,11 @@ func (a *arg) length(o *Options) int {
 	switch a.kind {
 	case kindInt:
 		if int64(a.n) < 0 {
-			return 1 + decimalLen(-a.n)
+			return 1 + digits.Len(-a.n)
 		}
-		return decimalLen(a.n)
+		return digits.Len(a.n)
 	case kindUint:
-		return decimalLen(a.n)
+		return digits.Len(a.n)
 	case kindFloat:
 		var buf [24]byte
 		return len(formatFloat(&buf, math.Float64frombits(a.n)))
@@ -306,10 +306,7 @@ func appendLiteral(dst []byte, start int, a *arg, index int, o *Options) ([]byte
 	switch a.kind {
 	case kindInt:
 		if fits(dst, start, len("-9223372036854775808"), o) { // appendInt, one call less
-			if int64(a.n) < 0 {
-				return appendDigits(append(dst, '-'), -a.n), nil
-			}
-			return appendDigits(dst, a.n), nil
+			return digits.AppendInt(dst, int64(a.n)), nil
 		}
 		return appendInt(dst, start, int64(a.n), o)
 	case kindUint:
@@ -368,76 +365,18 @@ func appendBool(dst []byte, start int, v bool, o *Options) ([]byte, error) {
 
 func appendInt(dst []byte, start int, v int64, o *Options) ([]byte, error) {
 	if fits(dst, start, len("-9223372036854775808"), o) {
-		return appendDecimal(dst, v), nil
+		return digits.AppendInt(dst, v), nil
 	}
 	var tmp [20]byte
-	return appendFixed(dst, start, appendDecimal(tmp[:0], v), o)
+	return appendFixed(dst, start, digits.AppendInt(tmp[:0], v), o)
 }
 
 func appendUint(dst []byte, start int, v uint64, o *Options) ([]byte, error) {
 	if fits(dst, start, len("18446744073709551615"), o) {
-		return appendDigits(dst, v), nil
+		return digits.AppendUint(dst, v), nil
 	}
 	var tmp [20]byte
-	return appendFixed(dst, start, appendDigits(tmp[:0], v), o)
-}
-
-// appendDecimal appends v in decimal digits, as strconv.AppendInt(dst, v,
-// 10) does.
-func appendDecimal(dst []byte, v int64) []byte {
-	u := uint64(v)
-	if v < 0 {
-		dst = append(dst, '-')
-		u = -u // two's complement: right for math.MinInt64 too
-	}
-	return appendDigits(dst, u)
-}
-
-// pow10 holds 10^0 to 10^19, for decimalLen.
-var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
-	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-
-// decimalLen returns the number of decimal digits of u, 1 for 0. The bit
-// length times log10(2) (1233/4096 just above it) is the digit count of
-// 2^(len-1), which u's count is or passes by one.
-func decimalLen(u uint64) int {
-	u |= 1 // 0 has a digit, as 1 does
-	t := bits.Len64(u) * 1233 >> 12
-	if u < pow10[t] {
-		return t
-	}
-	return t + 1
-}
-
-// appendDigits appends u in decimal digits, as strconv.AppendUint(dst, u,
-// 10) does, but two at a time straight into dst's spare capacity (from
-// the back, once their number is known) rather than through a buffer:
-// the integers of a query are many and short. Without the capacity it
-// leaves the job to strconv.
-func appendDigits(dst []byte, u uint64) []byte {
-	n := decimalLen(u)
-	l := len(dst)
-	if cap(dst)-l < n {
-		return strconv.AppendUint(dst, u, 10)
-	}
-	dst = dst[:l+n]
-	b := dst[l:]
-	i := n
-	for u >= 100 {
-		q := u / 100
-		r := 2 * (u - 100*q)
-		i -= 2
-		b[i+1] = digits.Pairs[r+1]
-		b[i] = digits.Pairs[r]
-		u = q
-	}
-	if u >= 10 {
-		b[1] = digits.Pairs[2*u+1]
-		b[0] = digits.Pairs[2*u]
-	} else {
-		b[0] = byte('0' + u)
-	}
-	return dst
+	return appendFixed(dst, start, digits.AppendUint(tmp[:0], v), o)
 }
 
 func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byte, error) {
@@ -449,62 +388,21 @@ func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byt
 }
 
 // formatFloat formats v, finite, in its shortest form that reads back as
-// v, into buf, which "-2.2250738585072014e-308" fills.
+// v, as strconv.AppendFloat(nil, v, 'g', -1, 64) does, into buf, which
+// "-2.2250738585072014e-308" fills. A decimal of at most 4 fractional
+// digits from 1e-4 up to 1e6, where the 'g' form has no exponent (a price
+// or a weight), it writes without strconv's search for the shortest
+// digits; trying more places would make every other float, such as
+// math.Pi, wait longer for strconv.
 func formatFloat(buf *[24]byte, v float64) []byte {
-	lit, ok := formatShortDecimal(buf, v)
-	if !ok {
-		lit = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+	// A decimal of at most 4 places that reads back as v is at least
+	// 1e-4 (or 0, which AppendShortFloat refuses).
+	if math.Abs(v) < 1e6 {
+		if lit, ok := digits.AppendShortFloat(buf[:0], v, 4); ok {
+			return lit
+		}
 	}
-	return lit
-}
-
-// shortPow10 holds the powers of ten formatShortDecimal tries, 10^0 to 10^4.
-var shortPow10 = [...]float64{1, 10, 100, 1000, 10000}
-
-// formatShortDecimal formats v as strconv.AppendFloat(nil, v, 'g', -1, 64)
-// does, quickly, when v is a decimal of at most 4 fractional digits whose
-// magnitude is below 1e6 (0.25, 3.1, 1234.5678, but not 0 or 0.1+0.2): a
-// price or a weight. For any other v it returns false, and the caller
-// formats v with strconv.
-//
-// Why the output is strconv's: for the least k for which m = |v|·10^k
-// rounded is an integer with m/10^k == |v| (an exact division of integers
-// below 2^53, so m/10^k is a decimal that reads back as v), m/10^k is the
-// shortest such decimal, which strconv writes. A shorter one, with j < k
-// fractional digits, would be within half an ulp of |v| (under 6e-11 below
-// 1e6), so |v|·10^j, computed within 2e-6, would round to it and k would
-// not be least; one with k digits or more differs from m/10^k by 10^-k or
-// has more digits. From 1e-4 up to 1e6 strconv uses the %f form, without
-// an exponent. TestFormatShortDecimal and FuzzFloat check it against
-// strconv.
-func formatShortDecimal(buf *[24]byte, v float64) ([]byte, bool) {
-	a := math.Abs(v)
-	if !(a > 0 && a < 1e6) {
-		return nil, false
-	}
-	for k, p := range shortPow10 {
-		m := uint64(float64(a*p) + 0.5)
-		if float64(m)/p != a {
-			continue
-		}
-		for ; k > 0 && m%10 == 0; k-- { // none when k is least; kept for safety
-			m /= 10
-		}
-		lit := buf[:0]
-		if v < 0 {
-			lit = append(lit, '-')
-		}
-		unit := uint64(shortPow10[k]) // 10^k: m is |v| in units of 10^-k
-		lit = appendDigits(lit, m/unit)
-		if k > 0 {
-			lit = append(lit, '.')
-			for unit /= 10; unit > 0; unit /= 10 {
-				lit = append(lit, byte('0'+m/unit%10))
-			}
-		}
-		return lit, true
-	}
-	return nil, false
+	return strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 }
 
 func appendTimeArg(dst []byte, start int, v time.Time, index int, o *Options) ([]byte, error) {

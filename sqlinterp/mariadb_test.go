@@ -229,7 +229,7 @@ func TestMariaDBNumbersAndTimes(t *testing.T) {
 		6.531, -0.0625, 1e-4, 0.9999, 999999.9999, 100000, 42.1}
 	loc := time.FixedZone("UTC+5:30", 5*3600+1800)
 	times := []time.Time{
-		time.Unix(1423411542, 807015000), // the methane article's time
+		time.Unix(1423411542, 807015000), // sqlbaseline.InterpolateArgs' time
 		time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC),
 		time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC),

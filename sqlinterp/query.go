@@ -3,6 +3,8 @@ package sqlinterp
 import (
 	"slices"
 	"strings"
+
+	"github.com/poolkit/poolkit/internal/overlap"
 )
 
 // Query is a query whose placeholders Parse has located once, so that
@@ -182,7 +184,7 @@ func (q *Query) AppendArgs(dst []byte, args *Args, opts Options) ([]byte, error)
 func appendParsed(dst []byte, size int, p *plan, typed []arg, o *Options) ([]byte, error) {
 	start := len(dst)
 	nargs := len(typed)
-	least, estimate, err := checkArgs(spare(dst), nil, typed, o)
+	least, estimate, err := checkArgs(overlap.SpareRegion(dst), nil, typed, o)
 	if err != nil {
 		return dst, err
 	}

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/pooltest"
+	"github.com/poolkit/poolkit/internal/sqlbaseline"
 )
 
 // allModes are the four readings of a query, with a Location and a limit
@@ -208,7 +209,7 @@ func TestQueryAllocs(t *testing.T) {
 	if err != nil || !bytes.Equal(dst, want) {
 		t.Fatalf("parsed = %q, %v; AppendArgs gave %q", dst, err, want)
 	}
-	methane := MustParse(methaneQuery)
+	methane := MustParse(sqlbaseline.InterpolateQuery)
 	id, pi, ts, b, s := benchID, benchPi, benchTime, benchBytes, benchStr
 	run := func() {
 		methaneArgsTyped(&args, id, pi, ts, b, s)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/sqlbaseline"
 )
 
 // separateCases are placeholders touching a quote, a word, a dot or
@@ -108,7 +110,7 @@ func TestCanary(t *testing.T) {
 		query string
 		args  []driver.Value
 	}
-	calls := []call{{methaneQuery, methaneArgs}}
+	calls := []call{{sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs}}
 	for _, tc := range separateCases {
 		calls = append(calls, call{tc.query, tc.args})
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/overlap"
 )
 
 // Options describes the server session a query is interpolated for. The zero
@@ -95,10 +97,12 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	if typed != nil {
 		nargs = len(typed)
 	}
-	// Writing goes to dst[len(dst):cap(dst)]: an input there would be
-	// overwritten before it is read (see checkOverlap).
-	free := spare(dst)
-	if free.holds(unsafe.StringData(query), len(query)) {
+	// Writing goes to dst[len(dst):cap(dst)]: an input there (an
+	// argument, or a query made from dst with unsafe) would be overwritten
+	// before it is read, so Append refuses it. Memory before len(dst) is
+	// only read, so an argument may alias dst's contents.
+	free := overlap.SpareRegion(dst)
+	if free.Holds(unsafe.StringData(query), len(query)) {
 		return dst, &QueryError{Offset: 0, Reason: "the query shares memory with dst beyond its length, which Append overwrites; pass a copy or another dst"}
 	}
 	if err := checkNUL(query); err != nil {

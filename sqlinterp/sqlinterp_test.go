@@ -14,24 +14,8 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/pooltest"
+	"github.com/poolkit/poolkit/internal/sqlbaseline"
 )
-
-// The methane article's benchmark arguments (shared/seeds/002), which are
-// also go-sql-driver/mysql's BenchmarkInterpolation.
-const methaneQuery = "SELECT ?, ?, ?, ?, ?, ?"
-
-var methaneArgs = []driver.Value{
-	int64(42424242),
-	float64(math.Pi),
-	false,
-	time.Unix(1423411542, 807015000),
-	[]byte("bytes containing special chars ' \" \a \x00"),
-	"string containing special chars ' \" \a \x00",
-}
-
-const methaneWant = `SELECT 42424242, 3.141592653589793, 0, '2015-02-08 16:05:42.807015', ` +
-	`_binary'bytes containing special chars \' \" ` + "\a" + ` \0', ` +
-	`'string containing special chars \' \" ` + "\a" + ` \0'`
 
 type appendCase struct {
 	name  string
@@ -103,7 +87,7 @@ var driverCases = []appendCase{
 		args: []driver.Value{[]byte("a'b\\"), json.RawMessage(`"it's"`)},
 		want: `SELECT _binary'a''b\', '"it''s"'`},
 	{name: "nil json.RawMessage is NULL", query: "SELECT ?", args: []driver.Value{json.RawMessage(nil)}, want: "SELECT NULL"},
-	{name: "the methane benchmark", query: methaneQuery, args: methaneArgs, want: methaneWant},
+	{name: "the methane benchmark", query: sqlbaseline.InterpolateQuery, args: sqlbaseline.InterpolateArgs, want: sqlbaseline.InterpolateWant},
 }
 
 // dialectCases pin where a ? is a placeholder.
@@ -342,18 +326,18 @@ func TestAllocs(t *testing.T) {
 	dst := make([]byte, 0, 256)
 	var err error
 	pooltest.WantAllocs(t, 0, func() { // a reused dst
-		dst, err = Append(dst[:0], methaneQuery, methaneArgs, Options{})
+		dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{})
 	})
-	if err != nil || string(dst) != methaneWant {
+	if err != nil || string(dst) != sqlbaseline.InterpolateWant {
 		t.Fatalf("Append = %q, %v", dst, err)
 	}
 	// With nil dst, the estimate sizes the one allocation.
 	pooltest.WantAllocs(t, 1, func() {
-		dst, err = Append(nil, methaneQuery, methaneArgs, Options{})
+		dst, err = Append(nil, sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{})
 	})
 	noBS := Options{NoBackslashEscapes: true, Location: time.UTC}
 	pooltest.WantAllocs(t, 0, func() { // NoBackslashEscapes and a reused dst
-		dst, err = Append(dst[:0], methaneQuery, methaneArgs, noBS)
+		dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, noBS)
 	})
 }
 
@@ -367,8 +351,8 @@ func TestConcurrent(t *testing.T) {
 			var dst []byte
 			for i := 0; i < 500; i++ {
 				var err error
-				dst, err = Append(dst[:0], methaneQuery, methaneArgs, Options{})
-				if err != nil || string(dst) != methaneWant {
+				dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{})
+				if err != nil || string(dst) != sqlbaseline.InterpolateWant {
 					errs <- fmt.Errorf("goroutine %d, call %d: %q, %v", g, i, dst, err)
 					return
 				}
@@ -524,7 +508,7 @@ func wantBounded(t *testing.T, name string, limit int, appendTo func(dst []byte)
 	}
 }
 
-// TestMaxSizeBoundsMemory pins issue 11 item 2: the limit is checked before
+// TestMaxSizeBoundsMemory checks that the limit is checked before
 // dst grows, and dst never grows past MaxSize, so hostile argument sizes
 // cannot make Append allocate (or a driver's per-connection buffer keep)
 // more than the limit.
@@ -582,7 +566,7 @@ func argText(v driver.Value) []byte {
 	return nil
 }
 
-// TestOverlap pins issue 11 item 4: an argument or query in dst's spare
+// TestOverlap checks that an argument or query in dst's spare
 // capacity would be overwritten before it is read (Append(buf[:0],
 // "SELECT ?", buf[:11]) gave "SELECT _binary'SELECT _bin'"): it is an
 // error, and nothing is written; memory before len(dst) may be read.
@@ -639,8 +623,9 @@ func TestOverlap(t *testing.T) {
 	}
 }
 
-// methaneArgsTyped fills args with methaneArgs, as a handler would from a
-// struct's fields.
+// methaneArgsTyped fills args with the values of
+// sqlbaseline.InterpolateArgs, typed, as a handler would from a struct's
+// fields.
 func methaneArgsTyped(args *Args, id int64, pi float64, t time.Time, b []byte, s string) {
 	args.Reset()
 	args.AddInt64(id)
@@ -651,7 +636,7 @@ func methaneArgsTyped(args *Args, id int64, pi float64, t time.Time, b []byte, s
 	args.AddString(s)
 }
 
-// TestAppendArgsAllocs checks issue 15 item 1: typed arguments, strings,
+// TestAppendArgsAllocs checks that typed arguments, strings,
 // floats and large ints included, cost 0 allocations per query once the
 // Args and dst have grown, where boxing them into a []driver.Value costs
 // one each.
@@ -663,11 +648,11 @@ func TestAppendArgsAllocs(t *testing.T) {
 	var err error
 	run := func() {
 		methaneArgsTyped(&args, id, pi, ts, b, s)
-		dst, err = AppendArgs(dst[:0], methaneQuery, &args, Options{})
+		dst, err = AppendArgs(dst[:0], sqlbaseline.InterpolateQuery, &args, Options{})
 	}
 	run()
 	pooltest.WantAllocs(t, 0, run) // Reset, six Adds and AppendArgs
-	if err != nil || string(dst) != methaneWant {
+	if err != nil || string(dst) != sqlbaseline.InterpolateWant {
 		t.Fatalf("AppendArgs = %q, %v", dst, err)
 	}
 	// The same values boxed per call: the cost AppendArgs avoids, one
@@ -676,7 +661,7 @@ func TestAppendArgsAllocs(t *testing.T) {
 	vals := make([]driver.Value, 6)
 	pooltest.WantAllocs(t, 5, func() {
 		vals[0], vals[1], vals[2], vals[3], vals[4], vals[5] = id, pi, false, ts, b, s
-		dst, err = Append(dst[:0], methaneQuery, vals, Options{})
+		dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, vals, Options{})
 	})
 	// Many arguments: the Args grows once, then never.
 	many := "SELECT " + strings.Repeat("?, ", 199) + "?"

@@ -1,5 +1,6 @@
 // Package core compares poolkit's core pools with the raw sync.Pool
-// patterns of the seed articles and with peer libraries, side by side in
+// patterns of published sync.Pool articles (those `poolkit bench`
+// measures) and with peer libraries, side by side in
 // one run: pool.Pool against sync.Pool, slicepool against the *[]E
 // header write-back and []E-by-value patterns, and bytebuf against
 // valyala/bytebufferpool, libp2p/go-buffer-pool and a sync.Pool of
@@ -90,11 +91,12 @@ func BenchmarkPool(b *testing.B) {
 	})
 }
 
-// BenchmarkSlice: the seed article's workload, Get a []int, append 42,
+// BenchmarkSlice: the workload of the Qiita article "Goでsliceをpoolするときの罠",
+// Get a []int, append 42,
 // Put it back.
 func BenchmarkSlice(b *testing.B) {
 	b.Run("impl=sync.Pool-value", func(b *testing.B) {
-		// The seed's first attempt: Put boxes the slice header.
+		// The article's first attempt: Put boxes the slice header.
 		p := sync.Pool{New: func() any { return make([]int, 0, 16) }}
 		run(b, func() int {
 			s := p.Get().([]int)[:0]
@@ -106,7 +108,7 @@ func BenchmarkSlice(b *testing.B) {
 		})
 	})
 	b.Run("impl=sync.Pool-writeback", func(b *testing.B) {
-		// The seed's best pattern: *[]int with the header written back.
+		// The article's best pattern: *[]int with the header written back.
 		p := sync.Pool{New: func() any { s := make([]int, 0, 16); return &s }}
 		run(b, func() int {
 			sp := p.Get().(*[]int)

@@ -14,8 +14,8 @@ import (
 	"github.com/poolkit/poolkit/internal/goenv"
 )
 
-// seedText is the text the seed articles (000, 003) compress: the overview
-// of compress/gzip, 169 bytes.
+// seedText is the text ludwig125's sync.Pool article compresses (the seed
+// variant's): the overview of compress/gzip, 169 bytes.
 const seedText = "https://pkg.go.dev/compress/gzip\n\tDocumentation\n\tOverview\n\tPackage gzip implements reading and writing of gzip format compressed files, as specified in RFC 1952."
 
 var sink []byte
@@ -136,7 +136,7 @@ func readAppend(dst []byte, r io.Reader) ([]byte, error) {
 }
 
 // The naive versions: a new gzip.Writer or gzip.Reader per call, as the
-// seed's "before".
+// article's "before".
 func naiveCompress(dst, src []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := stdgzip.NewWriter(&buf)

@@ -200,7 +200,8 @@ func BenchmarkCorpus(b *testing.B) {
 	}
 }
 
-// BenchmarkSeedStruct is the seed articles' struct through each engine:
+// BenchmarkSeedStruct is the struct of the published sync.Pool articles'
+// JSON benchmarks (as `poolkit bench` runs them) through each engine:
 // encode to a writer, decode from bytes.
 func BenchmarkSeedStruct(b *testing.B) {
 	var w bytes.Buffer

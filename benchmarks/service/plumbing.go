@@ -170,7 +170,8 @@ func (r *recorder) Write(p []byte) (int, error) {
 }
 
 // appendLogLine writes the access-log line by hand into the seed variant's
-// pooled buffer, as the sync.Pool example the seed articles measure does
+// pooled buffer, as the sync.Pool documentation's example, which the
+// published sync.Pool articles measure, does
 // (time.Format and Duration.String included): time=... method=POST path=/orders status=200 bytes=... dur=...
 // order=... items=...
 func appendLogLine(b []byte, start time.Time, r *http.Request, status, n int, id int64, items int) []byte {

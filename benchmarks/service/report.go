@@ -82,7 +82,7 @@ type rateFigures struct {
 	Spread      map[string][2]float64 `json:"spread"`
 }
 
-// goal is one of issue 14's targets, checked on this run.
+// goal is one of poolkit's targets (see goals), checked on this run.
 type goal struct {
 	Goal   string  `json:"goal"`
 	Value  float64 `json:"value"`

@@ -39,7 +39,7 @@ var variants = []variant{
 	{name: "naive+httpcompress", handler: func() http.Handler { return httpcompress.Handler(&naive{gz: gzNone}) },
 		doc: "naive without its own gzip, behind httpcompress.Handler (attribution)"},
 	{name: "seed", handler: func() http.Handler { return http.HandlerFunc(serveSeed) },
-		doc: "the seed articles' sync.Pool patterns, bugs fixed: pooled compress/gzip writers and bytes.Buffers, a pooled decode target zeroed first, the methane article's interpolation into a reused buffer"},
+		doc: "the sync.Pool patterns of the published articles `poolkit bench` measures, bugs fixed: pooled compress/gzip writers and bytes.Buffers, a pooled decode target zeroed first, the methane article's interpolation into a reused buffer"},
 	{name: "peers", handler: newPeers,
 		doc: "klauspost gzhttp at its defaults (zstd preferred, at SpeedFastest), zerolog, bytebufferpool, a pooled json.Encoder, a sync.Pool per-request struct, the driver's interpolation"},
 	{name: "poolkit", handler: newPoolkit,

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"reflect"
 	"unsafe"
@@ -85,7 +86,7 @@ func (s *summer) fields(p unsafe.Pointer, t reflect.Type, depth int, top bool) {
 		v := reflect.NewAt(t, p).Elem()
 		if !v.IsNil() {
 			var n [8]byte
-			*(*int)(unsafe.Pointer(&n)) = v.Len()
+			binary.LittleEndian.PutUint64(n[:], uint64(v.Len()))
 			s.h.Write(n[:])
 		}
 	case reflect.Struct:

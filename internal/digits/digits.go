@@ -1,6 +1,19 @@
-// Package digits holds what poolkit's number writers share: the two
-// decimal digits of every number below 100.
+// Package digits writes decimal numbers the way strconv does, without
+// allocating: unsigned and signed integers, fixed-width zero-padded
+// fields, and floats that are short decimals. It holds poolkit's one table
+// of powers of ten and its one table of digit pairs.
+//
+// The writers count a number's digits first, make room in dst once, and
+// write the digits straight into it, two at a time from the last, where
+// strconv formats into an array of its own and copies. Each writes only
+// within the length it returns.
 package digits
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // Pairs holds the two digits of every number below 100, 00 to 99:
 // Pairs[2*n] and Pairs[2*n+1] are n's tens and ones.
@@ -14,3 +27,163 @@ const Pairs = "00010203040506070809" +
 	"70717273747576777879" +
 	"80818283848586878889" +
 	"90919293949596979899"
+
+// pairs is Pairs as arrays, which one load and one store copy.
+var pairs = func() (p [100][2]byte) {
+	for i := range p {
+		p[i] = [2]byte{Pairs[2*i], Pairs[2*i+1]}
+	}
+	return p
+}()
+
+// pow10[i] is 10^i for every power of ten a uint64 holds, 10^0 to 10^19;
+// the rest of the 32 is never read, and lets an index masked by 31 go
+// unchecked.
+var pow10 = [32]uint64{
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+}
+
+// Len returns the number of decimal digits of u, 1 for 0.
+//
+// Why: with b = bits.Len64(u), 2^(b-1) <= u < 2^b. t = b*1233>>12 is
+// b·1233/4096 rounded down, and 1233/4096 is below log10(2) by less than
+// 5e-6, so t <= b·log10(2); for every b from 1 to 64 (TestLen tries each)
+// b·log10(2) is not within 3e-4 above an integer, so t+1 > b·log10(2)
+// too. Hence 10^(t-1) < 2^(b-1) <= u < 2^b <= 10^(t+1): u has t digits
+// when u < 10^t, and t+1 otherwise.
+func Len(u uint64) int {
+	u |= 1 // 0 has a digit, as 1 does
+	t := uint(bits.Len64(u)) * 1233 >> 12
+	if u < pow10[t&31] {
+		return int(t)
+	}
+	return int(t) + 1
+}
+
+// Put writes the last len(b) decimal digits of u into b, zero-padded on
+// the left: Put(b[:4], 7) writes "0007", Put(b[:2], 1234) writes "34".
+// With len(b) == Len(u) it writes u's digits exactly.
+func Put(b []byte, u uint64) {
+	for i := len(b) - 2; i >= 0; i -= 2 {
+		q := u / 100
+		p := &pairs[u-q*100]
+		b[i], b[i+1] = p[0], p[1]
+		u = q
+	}
+	if len(b)%2 == 1 {
+		b[0] = byte('0' + u%10)
+	}
+}
+
+// AppendUint appends the decimal digits of u to dst, as
+// strconv.AppendUint(dst, u, 10) does, and returns the extended slice.
+func AppendUint(dst []byte, u uint64) []byte {
+	if u < 10 {
+		return append(dst, byte('0'+u))
+	}
+	return AppendPadded(dst, u, 0)
+}
+
+// AppendInt appends the decimal text of i to dst, as
+// strconv.AppendInt(dst, i, 10) does, and returns the extended slice.
+func AppendInt(dst []byte, i int64) []byte {
+	if uint64(i) < 10 {
+		return append(dst, byte('0'+i))
+	}
+	if i < 0 {
+		dst = append(dst, '-')
+		return AppendPadded(dst, -uint64(i), 0) // -uint64 is |i|, math.MinInt64 included
+	}
+	return AppendPadded(dst, uint64(i), 0)
+}
+
+// AppendPadded appends the decimal digits of u to dst, zero-padded on the
+// left to at least width digits, and returns the extended slice.
+func AppendPadded(dst []byte, u uint64, width int) []byte {
+	n := max(Len(u), width)
+	dst = slices.Grow(dst, n)
+	at := len(dst)
+	dst = dst[:at+n]
+	Put(dst[at:], u)
+	return dst
+}
+
+// pow10f[k] is pow10[k] as a float64, exact, for AppendShortFloat.
+var pow10f = func() (p [MaxPlaces + 1]float64) {
+	for k := range p {
+		p[k] = float64(pow10[k])
+	}
+	return p
+}()
+
+// shortMax bounds the floats AppendShortFloat writes and the integers n
+// it tries: below 10^15 a float64's spacing is less than a quarter of
+// 10^-k at the magnitude of any n/10^k.
+const shortMax = 1e15
+
+// MaxPlaces is the most fractional digits AppendShortFloat tries.
+const MaxPlaces = 12
+
+// AppendShortFloat appends f as strconv.AppendFloat(dst, f, 'f', -1, 64)
+// does, the shortest decimal that reads back as f, when f is the float
+// nearest to a decimal n/10^k with n < 10^15 and k <= places fractional
+// digits, as prices, weights and ratings are, and 1e-6 <= |f| < 10^15.
+// places is from 0 to MaxPlaces; the fewer, the sooner it gives up on a
+// float that is no short decimal, such as math.Pi, trying each k in turn. For
+// any other f (zero, NaN and the infinities among them) it returns dst
+// unchanged and false, and the caller formats f with strconv. In the
+// range 1e-4 <= |f| < 1e6 strconv's 'g' format writes the same text.
+//
+// Why the output is strconv's: take the least k such that, with a = |f|
+// and n = a·10^k rounded to an integer, float64(n)/10^k == a. The decimal
+// n/10^k reads back as a (IEEE division and strconv's parsing both round
+// correctly), and it is the only decimal of k places that does, since
+// floats around a are less than 10^-k apart. a·10^k is computed within
+// 0.5 of n, so the least such k is not missed, and n has no trailing zero
+// (else a smaller k would have matched). A decimal with fewer digits would
+// have fewer places and be found at a smaller k; so n/10^k is the
+// shortest, which strconv writes. Rounding is to nearest, ties to even
+// (one instruction where math.Round is a call): a tie, a·10^k exactly half
+// way between two integers, is never within 0.5 of an n that passes, and
+// whichever neighbour it picks is checked by the division like any other.
+func AppendShortFloat(dst []byte, f float64, places int) ([]byte, bool) {
+	a := math.Abs(f)
+	if !(a >= 1e-6 && a < shortMax) {
+		return dst, false
+	}
+	places = max(0, min(places, MaxPlaces))
+	for k, p := range pow10f[:places+1] {
+		n := math.RoundToEven(a * p)
+		if n >= shortMax {
+			return dst, false
+		}
+		if n/p != a {
+			continue
+		}
+		u := uint64(n)
+		// At most a sign, 15 digits and a point: "0." and 12 places, or
+		// up to 15 digits of which k follow the point.
+		dst = slices.Grow(dst, 17)
+		at := len(dst)
+		b := dst[at : at+17]
+		i := 0
+		if f < 0 {
+			b[0] = '-'
+			i = 1
+		}
+		if k == 0 {
+			l := Len(u)
+			Put(b[i:i+l], u)
+			return dst[:at+i+l], true
+		}
+		pk := pow10[k&31]
+		ip, fp := u/pk, u%pk
+		l := Len(ip)
+		Put(b[i:i+l], ip)
+		b[i+l] = '.'
+		Put(b[i+l+1:i+l+1+k], fp)
+		return dst[:at+i+l+1+k], true
+	}
+	return dst, false
+}

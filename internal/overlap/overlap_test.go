@@ -1,6 +1,9 @@
 package overlap
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 func TestSpare(t *testing.T) {
 	buf := make([]byte, 100)
@@ -19,10 +22,21 @@ func TestSpare(t *testing.T) {
 		{"src inside dst's length", buf[:50], buf[10:20], false},
 		{"no spare capacity", buf[:10:10], buf[10:], false},
 		{"empty src", buf[:0], buf[50:50], false},
+		{"nil src", buf[:0], nil, false},
 		{"nil dst", nil, buf, false},
 	} {
 		if got := Spare(tc.dst, tc.src); got != tc.want {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+			t.Errorf("Spare, %s: %v, want %v", tc.name, got, tc.want)
 		}
+		s := unsafe.String(unsafe.SliceData(tc.src), len(tc.src))
+		if got := SpareString(tc.dst, s); got != tc.want {
+			t.Errorf("SpareString, %s: %v, want %v", tc.name, got, tc.want)
+		}
+		if got := SpareRegion(tc.dst).Holds(unsafe.SliceData(tc.src), len(tc.src)); got != tc.want {
+			t.Errorf("SpareRegion.Holds, %s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if SpareString(buf[:0], "a constant") {
+		t.Error("SpareString: a constant string lies in a heap slice's capacity")
 	}
 }
