@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/digits"
 )
 
 // TestAppendInt holds the in-place integer writer to strconv and to
@@ -22,7 +24,7 @@ func TestAppendInt(t *testing.T) {
 	for i := uint64(0); i < 100000; i++ {
 		us = append(us, i)
 	}
-	for _, p := range pow10[:20] {
+	for p, k := uint64(1), 0; k < 20; p, k = p*10, k+1 {
 		us = append(us, p-1, p, p+1, 2*p-1, 5*p, 9*p, 9*p+9*(p/10), p-p/10)
 	}
 	us = append(us, math.MaxUint64, math.MaxUint64-1, math.MaxUint32, math.MaxUint32+1,
@@ -55,9 +57,6 @@ func TestAppendInt(t *testing.T) {
 		check(appendUint(tight, u), "ab,", want, u)
 		check(appendUint(roomy, u), "ab,", want, u)
 		check(appendUint(nil, u), "", want, u)
-		if n := decimalLen(u); n != len(want) {
-			t.Fatalf("decimalLen(%d) = %d, want %d", u, n, len(want))
-		}
 	}
 	for _, i := range is {
 		want := strconv.FormatInt(i, 10)
@@ -98,12 +97,12 @@ func TestAppendInt(t *testing.T) {
 }
 
 // TestPutDecimal checks the backward digit writer on its own: u's
-// digits, exactly decimalLen(u) of them, just before the end it is
+// digits, exactly digits.Len(u) of them, just before the end it is
 // given, and nothing before them or from the end on, for 0, every power
 // of ten and its neighbours, the largest uint64 and random values.
 func TestPutDecimal(t *testing.T) {
 	us := []uint64{0, 1, 9, 10, 11, 99, 100, 101, math.MaxUint64, math.MaxUint64 - 1}
-	for _, p := range pow10[:20] {
+	for p, k := uint64(1), 0; k < 20; p, k = p*10, k+1 {
 		us = append(us, p-1, p, p+1)
 	}
 	r := rand.New(rand.NewPCG(13, 14))
@@ -115,7 +114,7 @@ func TestPutDecimal(t *testing.T) {
 		for i := range buf {
 			buf[i] = 0xAA
 		}
-		n := decimalLen(u)
+		n := digits.Len(u)
 		putDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
 		if got, want := string(buf[8+20-n:8+20]), strconv.FormatUint(u, 10); got != want {
 			t.Fatalf("putDecimal(%d) wrote %q, want %q", u, got, want)

@@ -11,6 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/digits"
 )
 
 // encodeField is how one struct field is encoded, or, with ptr set, the
@@ -198,7 +200,7 @@ func appendFixedStruct(b []byte, p unsafe.Pointer, fields []fixedField, html boo
 				d = unsafe.Add(d, 1)
 				n++
 			}
-			l := decimalLen(u)
+			l := digits.Len(u)
 			putDecimal(d, l, u)
 			b = b[:n+l]
 		case encodeBool:
