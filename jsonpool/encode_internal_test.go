@@ -165,25 +165,30 @@ func TestAppendStringPositions(t *testing.T) {
 	}
 }
 
-// TestAppendTime holds the UTC writer to appendTimeJSON (which the
-// time tests hold to time.Time's MarshalJSON) and to json.Marshal: every
-// year's first and last nanosecond at the edges 0 and 9999 and beyond,
-// fractions with every number of trailing zeros, random instants, times
-// with a monotonic reading, and zones other than UTC (which take
-// appendTimeJSON's path), in a buffer of exactly the room it makes.
+// TestAppendTime holds appendTimeJSON, which writes both time types, to
+// time.Time's MarshalJSON and to json.Marshal: every year's first and last
+// nanosecond at the edges 0 and 9999 and beyond, in UTC and in zones that
+// move the year across an edge, fractions with every number of trailing
+// zeros, random instants, times with a monotonic reading, zone offsets
+// with seconds and of a day or more; in a buffer of exactly the room it
+// may use, before a canary.
 func TestAppendTime(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
+	zones := []*time.Location{time.UTC, time.FixedZone("", 2*3600), time.FixedZone("", -2*3600),
+		time.FixedZone("", 5*3600+30*60+17), time.FixedZone("", -23*3600-59*60)}
 	var ts []time.Time
 	for _, y := range []int{-1, 0, 1, 999, 1000, 1969, 1970, 2000, 2026, 9998, 9999, 10000} {
-		ts = append(ts, time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y, 12, 31, 23, 59, 59, 999999999, time.UTC),
-			time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC).Add(-1), time.Date(y, 2, 29, 12, 0, 0, 1, time.UTC))
+		for _, z := range zones {
+			ts = append(ts, time.Date(y, 1, 1, 0, 0, 0, 0, z), time.Date(y, 12, 31, 23, 59, 59, 999999999, z),
+				time.Date(y, 1, 1, 0, 0, 0, 0, z).Add(-1), time.Date(y, 2, 29, 12, 0, 0, 1, z))
+		}
 	}
 	for z := 0; z <= 9; z++ {
 		ns := 123456789 / int(math.Pow10(z)) * int(math.Pow10(z))
 		ts = append(ts, time.Date(2026, 11, 22, 10, 31, 7, ns, time.UTC), time.Date(2026, 11, 22, 10, 31, 7, int(math.Pow10(z)), time.UTC))
 	}
 	for i := 0; i < 20000; i++ {
-		tm := time.Date(r.IntN(10000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1e9), time.UTC)
+		tm := time.Date(r.IntN(10000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1e9), zones[r.IntN(len(zones))])
 		if i%3 == 0 {
 			tm = tm.Truncate(time.Duration(math.Pow10(r.IntN(10))))
 		}
@@ -191,28 +196,28 @@ func TestAppendTime(t *testing.T) {
 	}
 	now := time.Now()
 	ts = append(ts, now, now.UTC(), now.In(time.FixedZone("UTC", 0)), now.In(time.FixedZone("", 3600)),
-		time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", -23*3600-59*60)), time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", 24*3600)))
-	backing := make([]byte, 3+32+16)
+		time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", 24*3600)), time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", -24*3600)))
+	const room = 37 // "2006-01-02T15:04:05.999999999-07:00" and its quotes
+	backing := make([]byte, 3+room+16)
 	for _, tm := range ts {
-		want, wantOK := appendTimeJSON(nil, tm)
-		m, err := json.Marshal(tm)
-		if wantOK != (err == nil) || wantOK && string(m) != string(want) {
-			t.Fatalf("appendTimeJSON(%v) = %s, %v; json.Marshal %s, %v", tm, want, wantOK, m, err)
+		want, err := tm.MarshalJSON()
+		if m, jerr := json.Marshal(tm); (jerr == nil) != (err == nil) || err == nil && string(m) != string(want) {
+			t.Fatalf("json.Marshal(%v) = %s, %v; MarshalJSON %s, %v", tm, m, jerr, want, err)
 		}
-		got, ok := appendTime(nil, &tm)
-		if ok != wantOK || ok && string(got) != string(want) {
-			t.Fatalf("appendTime(%v) = %s, %v; want %s, %v", tm, got, ok, want, wantOK)
+		got, ok := appendTimeJSON(nil, tm)
+		if ok != (err == nil) || ok && string(got) != string(want) {
+			t.Fatalf("appendTimeJSON(%v) = %s, %v; MarshalJSON %s, %v", tm, got, ok, want, err)
 		}
 		for i := range backing {
 			backing[i] = 0xAA
 		}
-		got, ok = appendTime(backing[:3:3+32], &tm)
-		if ok != wantOK || ok && string(got[3:]) != string(want) {
-			t.Fatalf("appendTime(%v) in 32 bytes of room = %s, %v; want %s, %v", tm, got[3:], ok, want, wantOK)
+		got, ok = appendTimeJSON(backing[:3:3+room], tm)
+		if ok != (err == nil) || ok && string(got[3:]) != string(want) {
+			t.Fatalf("appendTimeJSON(%v) in %d bytes of room = %s, %v; MarshalJSON %s, %v", tm, room, got[3:], ok, want, err)
 		}
-		for i, c := range backing[3+32:] {
+		for i, c := range backing[3+room:] {
 			if c != 0xAA {
-				t.Fatalf("appendTime(%v) wrote byte %d past the buffer's capacity", tm, i)
+				t.Fatalf("appendTimeJSON(%v) wrote byte %d past the buffer's capacity", tm, i)
 			}
 		}
 	}
