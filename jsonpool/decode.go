@@ -207,15 +207,7 @@ func decodeValid(data []byte, v any) error {
 
 // trimLeftSpace returns b without the JSON white space at its start.
 func trimLeftSpace(b []byte) []byte {
-	for len(b) > 0 {
-		switch b[0] {
-		case ' ', '\t', '\n', '\r':
-			b = b[1:]
-		default:
-			return b
-		}
-	}
-	return b
+	return b[skipSpace(b, 0):]
 }
 
 // trimRightSpace returns b without the JSON white space at its end.

@@ -92,22 +92,12 @@ func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 // documents isValid accepts.
 const maxFastDepth = 2 * maxValidDepth
 
+// skipSpace moves d.i past white space and returns it.
 func (d *decodeState) skipSpace() int {
 	if i := d.i; i < len(d.data) && d.data[i] > ' ' {
-		return i // no white space, the common case
+		return i // no white space, the common case, inlined
 	}
-	return d.skipSpaceSlow()
-}
-
-func (d *decodeState) skipSpaceSlow() int {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return d.i
-		}
-	}
+	d.i = skipSpace(d.data, d.i)
 	return d.i
 }
 
