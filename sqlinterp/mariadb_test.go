@@ -225,7 +225,7 @@ func TestMariaDBNumbersAndTimes(t *testing.T) {
 		uint64(math.MaxInt64) + 1, uint64(math.MaxUint64), true, false}
 	floats := []float64{0, math.Copysign(0, -1), 1, -1.5, math.Pi, 0.1, 1e21, 1e-7, 123456.789, 1 << 53,
 		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 2.2250738585072014e-308, 1e300, 4.9e-300,
-		// decimals formatShortDecimal writes, at its edges too
+		// short decimals formatFloat writes without strconv, at the edges too
 		6.531, -0.0625, 1e-4, 0.9999, 999999.9999, 100000, 42.1}
 	loc := time.FixedZone("UTC+5:30", 5*3600+1800)
 	times := []time.Time{

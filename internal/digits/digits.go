@@ -61,9 +61,9 @@ func Len(u uint64) int {
 	return int(t) + 1
 }
 
-// Put writes the last len(b) decimal digits of u into b, zero-padded on
-// the left: Put(b[:4], 7) writes "0007", Put(b[:2], 1234) writes "34".
-// With len(b) == Len(u) it writes u's digits exactly.
+// Put writes u into b as len(b) decimal digits, zero-padded on the left:
+// Put(b[:4], 7) writes "0007". u must be below 10^len(b); with len(b) ==
+// Len(u) it writes u's digits exactly.
 func Put(b []byte, u uint64) {
 	for i := len(b) - 2; i >= 0; i -= 2 {
 		q := u / 100
@@ -72,7 +72,7 @@ func Put(b []byte, u uint64) {
 		u = q
 	}
 	if len(b)%2 == 1 {
-		b[0] = byte('0' + u%10)
+		b[0] = byte('0' + u) // u < 10: the digit left
 	}
 }
 
@@ -152,8 +152,8 @@ func AppendShortFloat(dst []byte, f float64, places int) ([]byte, bool) {
 	if !(a >= 1e-6 && a < shortMax) {
 		return dst, false
 	}
-	places = max(0, min(places, MaxPlaces))
-	for k, p := range pow10f[:places+1] {
+	for k := 0; k <= places && k <= MaxPlaces; k++ {
+		p := pow10f[k]
 		n := math.RoundToEven(a * p)
 		if n >= shortMax {
 			return dst, false
@@ -164,9 +164,11 @@ func AppendShortFloat(dst []byte, f float64, places int) ([]byte, bool) {
 		u := uint64(n)
 		// At most a sign, 15 digits and a point: "0." and 12 places, or
 		// up to 15 digits of which k follow the point.
-		dst = slices.Grow(dst, 17)
+		if cap(dst)-len(dst) < 17 {
+			dst = slices.Grow(dst, 17)
+		}
 		at := len(dst)
-		b := dst[at : at+17]
+		b := (*[17]byte)(dst[at : at+17])
 		i := 0
 		if f < 0 {
 			b[0] = '-'
@@ -177,13 +179,13 @@ func AppendShortFloat(dst []byte, f float64, places int) ([]byte, bool) {
 			Put(b[i:i+l], u)
 			return dst[:at+i+l], true
 		}
-		pk := pow10[k&31]
+		pk := pow10[k]
 		ip, fp := u/pk, u%pk
-		l := Len(ip)
-		Put(b[i:i+l], ip)
-		b[i+l] = '.'
-		Put(b[i+l+1:i+l+1+k], fp)
-		return dst[:at+i+l+1+k], true
+		l := i + Len(ip)
+		Put(b[i:l], ip)
+		b[l] = '.'
+		Put(b[l+1:l+1+k], fp)
+		return dst[:at+l+1+k], true
 	}
 	return dst, false
 }

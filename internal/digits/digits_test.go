@@ -132,11 +132,11 @@ func checkPadded(t *testing.T, u uint64, width int) {
 
 func TestPut(t *testing.T) {
 	for _, u := range edges() {
-		s := strings.Repeat("0", 20) + strconv.FormatUint(u, 10)
-		for n := range 21 {
+		s := strconv.FormatUint(u, 10)
+		for n := len(s); n <= 21; n++ {
 			b := []byte(strings.Repeat("#", n+2))
 			Put(b[1:n+1], u)
-			want := "#" + s[len(s)-n:] + "#"
+			want := "#" + strings.Repeat("0", n-len(s)) + s + "#"
 			if string(b) != want {
 				t.Errorf("Put(%d bytes, %d) wrote %q, want %q", n, u, b, want)
 			}

@@ -4,36 +4,40 @@
 // Go has no safe way to compare the addresses of two slices: this package
 // uses unsafe only to read them as integers, and depends only on a slice's
 // or string's bytes being contiguous from unsafe.SliceData or
-// unsafe.StringData. Heap objects do not move, and a goroutine's stack
-// moves only as a whole at a call, so addresses read between two calls
-// are read in the same place; a Region is used while dst and the inputs
-// it is compared with stay live, and so stay together.
+// unsafe.StringData. Heap objects do not move; a goroutine's stack, which
+// may hold dst's array or an input, moves only as a whole, at a function
+// call, and the pointers on it move with it. So every comparison reads
+// both addresses as integers in one expression, with no call between, and
+// a Region keeps a pointer, not an integer, for use across calls.
 package overlap
 
 import "unsafe"
 
-// Region is the address range of a slice's spare capacity,
-// dst[len(dst):cap(dst)], the bytes that appending to dst overwrites. Bytes
-// within dst[:len(dst)] are not in it: an append never writes them.
-type Region struct{ lo, hi uintptr }
+// Region is a slice's spare capacity, dst[len(dst):cap(dst)], the bytes
+// that appending to dst overwrites. Bytes within dst[:len(dst)] are not in
+// it: an append never writes them.
+type Region struct {
+	p unsafe.Pointer // &dst[len(dst)] when n > 0
+	n int
+}
 
 // SpareRegion returns the Region of dst's spare capacity, for checking
 // several inputs against it; it is empty when dst has none.
 func SpareRegion(dst []byte) Region {
-	if cap(dst) == len(dst) {
+	n := cap(dst) - len(dst)
+	if n == 0 {
 		return Region{}
 	}
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) + uintptr(len(dst))
-	return Region{lo, lo + uintptr(cap(dst)-len(dst))}
+	return Region{unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), len(dst)), n}
 }
 
 // Holds reports whether any of the n bytes from p lies in r.
 func (r Region) Holds(p *byte, n int) bool {
-	if n <= 0 || r.lo == r.hi {
+	if n <= 0 || r.n == 0 {
 		return false
 	}
-	q := uintptr(unsafe.Pointer(p))
-	return q < r.hi && r.lo < q+uintptr(n)
+	lo, q := uintptr(r.p), uintptr(unsafe.Pointer(p))
+	return q < lo+uintptr(r.n) && lo < q+uintptr(n)
 }
 
 // Spare reports whether the spare capacity of dst, which appending to dst

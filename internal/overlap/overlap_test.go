@@ -40,3 +40,42 @@ func TestSpare(t *testing.T) {
 		t.Error("SpareString: a constant string lies in a heap slice's capacity")
 	}
 }
+
+// TestRegionAcrossStackGrowth keeps a Region of an array on a goroutine's
+// stack across calls deep enough to make the stack grow, which copies it
+// elsewhere: the Region must still tell the array's spare bytes.
+func TestRegionAcrossStackGrowth(t *testing.T) {
+	done := make(chan string)
+	go func() { // a new goroutine, whose stack starts small
+		var buf [64]byte // stays on the stack: nothing it points to escapes
+		r := SpareRegion(buf[:8])
+		before := uintptr(unsafe.Pointer(&buf[0]))
+		growStack(64)
+		moved := uintptr(unsafe.Pointer(&buf[0])) != before
+		switch {
+		case !moved:
+			done <- "" // nothing to check: the stack did not move
+		case !r.Holds(&buf[10], 1):
+			done <- "after the stack moved, the Region no longer holds dst's spare bytes"
+		case r.Holds(&buf[0], 8):
+			done <- "after the stack moved, the Region holds dst's contents"
+		default:
+			done <- ""
+		}
+	}()
+	if msg := <-done; msg != "" {
+		t.Error(msg)
+	}
+}
+
+// growStack calls itself depth times with a 1 KiB frame each.
+//
+//go:noinline
+func growStack(depth int) byte {
+	var pad [1024]byte
+	pad[depth%len(pad)] = byte(depth)
+	if depth == 0 {
+		return pad[0]
+	}
+	return growStack(depth-1) + pad[depth%len(pad)]
+}
