@@ -230,42 +230,36 @@ func (pb *encodeBuilder) buildSlice(t reflect.Type) encoderFunc {
 		// loop of their own, without an indirect call per element.
 		return stringsEncoder
 	}
-	if fixed := pb.fixed[et]; fixed != nil {
-		return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-			s := (*sliceHeader)(p)
-			if s.data == nil {
-				return append(b, "null"...), true
-			}
-			b = append(b, '[')
-			for i := 0; i < s.len; i++ {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				var ok bool
-				if b, ok = appendFixedStruct(b, unsafe.Add(s.data, uintptr(i)*size), fixed, html); !ok {
-					return b, false
-				}
-			}
-			return append(b, ']'), true
-		}
-	}
+	fixed := pb.fixed[et] // nil unless et is a fixed struct
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
 		s := (*sliceHeader)(p)
 		if s.data == nil {
 			return append(b, "null"...), true
 		}
-		b = append(b, '[')
-		for i := 0; i < s.len; i++ {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = elem(b, unsafe.Add(s.data, uintptr(i)*size), html); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
+		return appendElems(b, s.data, s.len, size, elem, fixed, html)
 	}
+}
+
+// appendElems writes the n elements at data, size bytes apart, as a JSON
+// array: by appendFixedStruct when fixed is not nil, without an indirect
+// call per element, else by elem.
+func appendElems(b []byte, data unsafe.Pointer, n int, size uintptr, elem encoderFunc, fixed []fixedField, html bool) ([]byte, bool) {
+	b = append(b, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var ok bool
+		if fixed != nil {
+			b, ok = appendFixedStruct(b, unsafe.Add(data, uintptr(i)*size), fixed, html)
+		} else {
+			b, ok = elem(b, unsafe.Add(data, uintptr(i)*size), html)
+		}
+		if !ok {
+			return b, false
+		}
+	}
+	return append(b, ']'), true
 }
 
 func bytesEncoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
@@ -284,17 +278,8 @@ func (pb *encodeBuilder) buildArray(t reflect.Type) encoderFunc {
 		return nil
 	}
 	n, size := t.Len(), t.Elem().Size()
+	fixed := pb.fixed[t.Elem()]
 	return func(b []byte, p unsafe.Pointer, html bool) ([]byte, bool) {
-		b = append(b, '[')
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = elem(b, unsafe.Add(p, uintptr(i)*size), html); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
+		return appendElems(b, p, n, size, elem, fixed, html)
 	}
 }
