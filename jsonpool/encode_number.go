@@ -24,11 +24,12 @@ import (
 // extremes of each integer kind, and check that nothing is written past
 // the room.
 //
-// putDecimal does what internal/digits' Put does, through unsafe stores
-// into room already made rather than a bounds-checked slice: on the
-// receipt of benchmarks/jsonpool/instructions.sh, the encoder's integers
-// through digits.Put and digits.AppendInt cost about 1,300 more
-// instructions per encode (44,100 against 42,800).
+// putDecimal and appendShortDecimal do what internal/digits' Put and
+// AppendShortFloat do, through unsafe stores into room already made
+// rather than bounds-checked slices. On the receipt of
+// benchmarks/jsonpool/instructions.sh (go1.26.8) the encode costs about
+// 42,200 instructions with them, 42,800 with digits.AppendShortFloat for
+// the floats, and 44,100 with digits' integer writers as well.
 
 // grow returns b with room for at least n more bytes.
 func grow(b []byte, n int) []byte {
@@ -144,15 +145,17 @@ func float64Encoder(b []byte, p unsafe.Pointer, _ bool) ([]byte, bool) {
 // ok is false.
 func appendFloat(b []byte, f float64, bits int) ([]byte, bool) {
 	if bits == 64 {
-		if out, ok := digits.AppendShortFloat(b, f, digits.MaxPlaces); ok {
-			return out, true
+		if a := math.Abs(f); a >= 1e-6 && a < maxShortDecimal { // neither NaN nor infinite
+			if out, ok := appendShortDecimal(b, f, a); ok {
+				return out, true
+			}
 		}
 	}
 	return appendFloatStrconv(b, f, bits)
 }
 
 // appendFloatStrconv is appendFloat through strconv alone, for a
-// float digits.AppendShortFloat does not take.
+// float appendShortDecimal does not take.
 func appendFloatStrconv(b []byte, f float64, bits int) ([]byte, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return b, false
@@ -173,4 +176,74 @@ func appendFloatStrconv(b []byte, f float64, bits int) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// maxShortDecimal bounds the floats appendShortDecimal formats, and the
+// integers n it tries: below 10^15, a float64's spacing is less than half
+// of 10^-k at the magnitude of any n/10^k.
+const maxShortDecimal = 1e15
+
+// shortPow10 are the powers of ten appendShortDecimal tries, all exact
+// float64s.
+var shortPow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
+
+var shortPow10Int = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
+
+// appendShortDecimal formats f (a = |f|, 1e-6 <= a < 10^15) as
+// strconv.AppendFloat(b, f, 'f', -1, 64) does, without its shortest-digit
+// search, when f is the float nearest to a decimal n/10^k with few digits
+// (n < 10^15, k <= 12), as prices, weights and ratings are; ok is false
+// otherwise, and b unchanged.
+//
+// Why the output is strconv's: for the smallest k such that
+// float64(n)/10^k == a with n = round(a*10^k), the decimal n/10^k reads
+// back as a (IEEE division and strconv's parsing both round correctly),
+// and it is the only decimal of k places that does, since floats around
+// a are less than 10^-k apart; a*10^k is computed within 0.5 of n, so
+// the smallest such k is not missed, and n has no trailing zero (else a
+// smaller k would have matched). The shortest round-tripping decimal is
+// therefore n/10^k, which is what strconv writes. The rounding is to
+// nearest, ties to even (one instruction where math.Round is a call): a
+// tie, a*10^k computed exactly half-way between two integers, is never
+// within 0.5 of an integer n that passes the test, and whichever
+// neighbour it picks is checked by the division like any other.
+func appendShortDecimal(b []byte, f, a float64) ([]byte, bool) {
+	for k := 0; k < len(shortPow10); k++ {
+		p := shortPow10[k]
+		n := math.RoundToEven(a * p)
+		if n >= maxShortDecimal {
+			return b, false
+		}
+		if n/p != a {
+			continue
+		}
+		u := uint64(n)
+		// At most a sign, 15 digits and a point.
+		if cap(b)-len(b) < 17 {
+			b = grow(b, 17)
+		}
+		at := len(b)
+		d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)
+		if f < 0 {
+			*(*byte)(d) = '-'
+			d = unsafe.Add(d, 1)
+			at++
+		}
+		if k == 0 {
+			l := digits.Len(u)
+			putDecimal(d, l, u)
+			return b[:at+l], true
+		}
+		// The integer part's digits, then the k places as the last k
+		// digits of u%10^k + 10^k, whose leading 1 the point replaces.
+		// u < 10^15, so all of it fits in the 17 bytes made room for.
+		pk := shortPow10Int[k]
+		ip, fp := u/pk, u%pk
+		l := digits.Len(ip)
+		putDecimal(unsafe.Add(d, l), 1+k, fp+pk)
+		putDecimal(d, l, ip)
+		*(*byte)(unsafe.Add(d, l)) = '.'
+		return b[:at+l+1+k], true
+	}
+	return b, false
 }

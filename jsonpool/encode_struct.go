@@ -4,6 +4,7 @@ package jsonpool
 
 import (
 	"encoding/binary"
+	"math"
 	"reflect"
 	"strings"
 	"time"
@@ -210,10 +211,12 @@ func appendFixedStruct(b []byte, p unsafe.Pointer, fields []fixedField, html boo
 			}
 		case encodeFloat64:
 			v := *(*float64)(fp)
-			var short []byte
-			if short, ok = digits.AppendShortFloat(b, v, digits.MaxPlaces); ok {
-				b = short
-				continue
+			if a := math.Abs(v); a >= 1e-6 && a < maxShortDecimal { // neither NaN nor infinite
+				var short []byte
+				if short, ok = appendShortDecimal(b, v, a); ok {
+					b = short
+					continue
+				}
 			}
 			if b, ok = appendFloatStrconv(b, v, 64); !ok {
 				return b, false
