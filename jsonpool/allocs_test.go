@@ -11,7 +11,7 @@ import (
 	"github.com/poolkit/poolkit/jsonpool"
 )
 
-// student is seeds/004's struct with a 1 KiB array field.
+// student is a small struct with a 1 KiB array field.
 type student struct {
 	Name   string
 	Age    int32
@@ -20,7 +20,7 @@ type student struct {
 
 var (
 	allocSinkString string
-	allocSinkSeed   seedData
+	allocSinkSample sampleData
 	allocSinkStu    student
 )
 
@@ -43,24 +43,33 @@ func perEngine(v1, v2 float64) float64 {
 }
 
 // TestAllocs asserts, as exact means, the allocations of each operation on
-// the seed struct {ID int; Name string; Items []string}, on each engine of
+// the sample struct {ID int; Name string; Items []string}, on each engine of
 // encoding/json (see perEngine).
 func TestAllocs(t *testing.T) {
 	pooltest.SkipIfRace(t) // before the long warm-ups below
-	seedBytes := []byte(seedJSON)
+	sampleBytes := []byte(sampleJSON)
 	idOnly := []byte(`{"id":42}`)
 	studentJSON, err := json.Marshal(student{Name: "Geektutu", Age: 25})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst := make([]byte, 0, 256) // room for the seed struct's 57 bytes
+	dst := make([]byte, 0, 256) // room for the sample struct's 57 bytes
 	var w bytes.Buffer
 	w.Grow(256)
 	reader := bytes.NewReader(nil)
-	seedPool := jsonpool.NewPool[seedData]()
+	samplePool := jsonpool.NewPool[sampleData]()
 	stuPool := jsonpool.NewPool[student]()
 	buffers := new(bytebuf.Pool)
 	indented := jsonpool.Options{Indent: "  "}
+	// decoded is a decode's count on the fast decode path, or, built
+	// without it (poolkit_nounsafe), encoding/json's on each engine: the
+	// v2 engine's pooled decoder keeps the strings of the call before.
+	decoded := func(fast, v1, v2 float64) float64 {
+		if jsonpool.FastPaths {
+			return fast
+		}
+		return perEngine(v1, v2)
+	}
 
 	cases := []struct {
 		name string
@@ -69,32 +78,32 @@ func TestAllocs(t *testing.T) {
 	}{
 		// Encoding allocates nothing of its own.
 		{"Marshal into dst with room", 0, func() (err error) {
-			dst, err = jsonpool.Marshal(dst[:0], &seedValue)
+			dst, err = jsonpool.Marshal(dst[:0], &sampleValue)
 			return err
 		}},
-		{"Encode", 0, func() error { w.Reset(); return jsonpool.Encode(&w, &seedValue) }},
-		{"Encode indented", 0, func() error { w.Reset(); return indented.Encode(&w, &seedValue) }},
+		{"Encode", 0, func() error { w.Reset(); return jsonpool.Encode(&w, &sampleValue) }},
+		{"Encode indented", 0, func() error { w.Reset(); return indented.Encode(&w, &sampleValue) }},
 		// Decoding allocates the result's strings (Name and three items)
 		// and its slice as it grows to capacity 1, 2 and 4: 1+3+3.
-		{"Unmarshal seed", 7, func() error {
-			v, err := jsonpool.Unmarshal(seedPool, seedBytes)
+		{"Unmarshal sample", decoded(7, 7, 3), func() error {
+			v, err := jsonpool.Unmarshal(samplePool, sampleBytes)
 			if err == nil {
-				seedPool.Put(v)
+				samplePool.Put(v)
 			}
 			return err
 		}},
-		{"Decode seed", 7, func() error {
-			reader.Reset(seedBytes)
-			v, err := jsonpool.Decode(seedPool, reader)
+		{"Decode sample", decoded(7, 7, 3), func() error {
+			reader.Reset(sampleBytes)
+			v, err := jsonpool.Decode(samplePool, reader)
 			if err == nil {
-				seedPool.Put(v)
+				samplePool.Put(v)
 			}
 			return err
 		}},
 		{"Unmarshal without strings", 0, func() error {
-			v, err := jsonpool.Unmarshal(seedPool, idOnly)
+			v, err := jsonpool.Unmarshal(samplePool, idOnly)
 			if err == nil {
-				seedPool.Put(v)
+				samplePool.Put(v)
 			}
 			return err
 		}},
@@ -102,24 +111,24 @@ func TestAllocs(t *testing.T) {
 		// as they run there.
 		{"workload json encode stream", 1, func() error {
 			buf := buffers.Get()
-			err := jsonpool.Encode(buf, &seedValue)
+			err := jsonpool.Encode(buf, &sampleValue)
 			allocSinkString = string(buf.B[:len(buf.B)-1])
 			buffers.Put(buf)
 			return err
 		}},
-		{"workload json decode", 8, func() error {
-			v, err := jsonpool.Unmarshal(seedPool, []byte(seedJSON))
+		{"workload json decode", decoded(8, 8, 4), func() error {
+			v, err := jsonpool.Unmarshal(samplePool, []byte(sampleJSON))
 			if err == nil {
-				allocSinkSeed = *v
-				seedPool.Put(v)
+				allocSinkSample = *v
+				samplePool.Put(v)
 			}
 			return err
 		}},
-		{"workload json decode stream", 8, func() error {
-			v, err := jsonpool.Decode(seedPool, strings.NewReader(seedJSON))
+		{"workload json decode stream", decoded(8, 8, 4), func() error {
+			v, err := jsonpool.Decode(samplePool, strings.NewReader(sampleJSON))
 			if err == nil {
-				allocSinkSeed = *v
-				seedPool.Put(v)
+				allocSinkSample = *v
+				samplePool.Put(v)
 			}
 			return err
 		}},
@@ -157,7 +166,7 @@ func TestAllocs(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 	}
-	if string(dst) != seedJSON || allocSinkString != seedJSON || allocSinkSeed.Name != "Jack" || allocSinkStu.Age != 25 {
+	if string(dst) != sampleJSON || allocSinkString != sampleJSON || allocSinkSample.Name != "Jack" || allocSinkStu.Age != 25 {
 		t.Error("an operation gave the wrong result")
 	}
 }

@@ -81,7 +81,7 @@ func (w *shortWriter) Write(p []byte) (int, error) {
 
 func TestEncodeNCountsWhatWriterTook(t *testing.T) {
 	w := &shortWriter{max: 10}
-	n, err := jsonpool.EncodeN(w, &seedValue)
+	n, err := jsonpool.EncodeN(w, &sampleValue)
 	if n != 10 || err != errShort || w.buf.Len() != 10 {
 		t.Fatalf("EncodeN to a writer taking 10 bytes = %d, %v; want 10, its error", n, err)
 	}
@@ -104,15 +104,15 @@ func TestAppendEncodeAllocs(t *testing.T) {
 	var w bytes.Buffer
 	w.Grow(256)
 	for name, f := range map[string]func(){
-		"AppendEncode": func() { dst, _ = jsonpool.AppendEncode(dst[:0], &seedValue) },
-		"EncodeN":      func() { w.Reset(); _, _ = jsonpool.EncodeN(&w, &seedValue) },
+		"AppendEncode": func() { dst, _ = jsonpool.AppendEncode(dst[:0], &sampleValue) },
+		"EncodeN":      func() { w.Reset(); _, _ = jsonpool.EncodeN(&w, &sampleValue) },
 	} {
 		if !pooltest.WantAllocs(t, 0, f) {
-			t.Logf("%s of the seed struct with room", name)
+			t.Logf("%s of the sample struct with room", name)
 		}
 	}
-	if string(dst) != seedJSON+"\n" || w.String() != seedJSON+"\n" {
-		t.Errorf("wrote %q and %q, want %q", dst, w.String(), seedJSON+"\n")
+	if string(dst) != sampleJSON+"\n" || w.String() != sampleJSON+"\n" {
+		t.Errorf("wrote %q and %q, want %q", dst, w.String(), sampleJSON+"\n")
 	}
 }
 

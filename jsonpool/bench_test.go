@@ -116,33 +116,33 @@ func BenchmarkCorpus(b *testing.B) {
 	}
 }
 
-// BenchmarkParallel encodes and decodes the seed struct from every P at
+// BenchmarkParallel encodes and decodes the sample struct from every P at
 // once, encoding/json against jsonpool.
 //
 //	go test -run '^$' -bench 'Parallel' -benchtime 200ms -count 10 ./jsonpool | benchstat -col /impl -
 func BenchmarkParallel(b *testing.B) {
-	seedBytes := []byte(seedJSON)
-	p := jsonpool.NewPool[seedData]()
+	sampleBytes := []byte(sampleJSON)
+	p := jsonpool.NewPool[sampleData]()
 	b.Run("op=Marshal/impl=encoding_json", func(b *testing.B) {
 		parallel(b, func() func() error {
-			return func() error { _, err := json.Marshal(&seedValue); return err }
+			return func() error { _, err := json.Marshal(&sampleValue); return err }
 		})
 	})
 	b.Run("op=Marshal/impl=jsonpool", func(b *testing.B) {
 		parallel(b, func() func() error {
 			var dst []byte
-			return func() (err error) { dst, err = jsonpool.Marshal(dst[:0], &seedValue); return err }
+			return func() (err error) { dst, err = jsonpool.Marshal(dst[:0], &sampleValue); return err }
 		})
 	})
 	b.Run("op=Unmarshal/impl=encoding_json", func(b *testing.B) {
 		parallel(b, func() func() error {
-			return func() error { var v seedData; return json.Unmarshal(seedBytes, &v) }
+			return func() error { var v sampleData; return json.Unmarshal(sampleBytes, &v) }
 		})
 	})
 	b.Run("op=Unmarshal/impl=jsonpool", func(b *testing.B) {
 		parallel(b, func() func() error {
 			return func() error {
-				v, err := jsonpool.Unmarshal(p, seedBytes)
+				v, err := jsonpool.Unmarshal(p, sampleBytes)
 				if err == nil {
 					p.Put(v)
 				}

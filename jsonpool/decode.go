@@ -114,6 +114,23 @@ func Unmarshal[T any](p *pool.Pool[*T], data []byte) (*T, error) {
 	return v, nil
 }
 
+// fastResult is the outcome of fastDecode.
+type fastResult uint8
+
+const (
+	fastDone    fastResult = iota // decoded; the document is valid
+	fastValid                     // not decoded; isValid accepts the document
+	fastInvalid                   // not decoded; isValid refuses the document
+)
+
+// validity returns fastValid if isValid accepts data, else fastInvalid.
+func validity(data []byte) fastResult {
+	if isValid(data) {
+		return fastValid
+	}
+	return fastInvalid
+}
+
 // maxDecodeRetained is the largest document, in bytes, that Unmarshal
 // decodes with a pooled decoder. A json.Decoder keeps a copy of what it
 // read in a buffer that grows to about twice the largest document; sync.Pool
@@ -190,15 +207,7 @@ func decodeValid(data []byte, v any) error {
 
 // trimLeftSpace returns b without the JSON white space at its start.
 func trimLeftSpace(b []byte) []byte {
-	for len(b) > 0 {
-		switch b[0] {
-		case ' ', '\t', '\n', '\r':
-			b = b[1:]
-		default:
-			return b
-		}
-	}
-	return b
+	return b[skipSpace(b, 0):]
 }
 
 // trimRightSpace returns b without the JSON white space at its end.
@@ -247,7 +256,7 @@ func Decode[T any](p *pool.Pool[*T], r io.Reader) (*T, error) {
 // readAll appends what r yields until io.EOF to b. Unlike
 // bytebuf.Buffer.ReadFrom, which makes room for 512 bytes before every
 // Read, it grows b only when b is full, so that a pooled buffer calibrated
-// to the size of the documents read (64 bytes for the seed struct) serves
+// to the size of the documents read (64 bytes for the sample struct) serves
 // them as it is, instead of growing past what its pool keeps and being
 // dropped on every call.
 func readAll(b []byte, r io.Reader) ([]byte, error) {

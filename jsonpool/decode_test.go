@@ -93,9 +93,9 @@ func TestUnmarshalIntoReusedValueKeepsNothing(t *testing.T) {
 // The brief's test, spelt out: a field set by one document is zero after
 // decoding one that omits it into the same pooled value.
 func TestOmittedFieldIsZeroAfterReuse(t *testing.T) {
-	p, reused := reusedPool[seedData]()
+	p, reused := reusedPool[sampleData]()
 	for i := 0; i < 1000; i++ { // past checked mode's quarantine of 256 values
-		v, err := jsonpool.Unmarshal(p, []byte(seedJSON))
+		v, err := jsonpool.Unmarshal(p, []byte(sampleJSON))
 		if err != nil || v.Name != "Jack" {
 			t.Fatalf("Unmarshal = %+v, %v", v, err)
 		}
@@ -116,13 +116,13 @@ func TestOmittedFieldIsZeroAfterReuse(t *testing.T) {
 	t.Fatal("the pool never handed the same value back; the test proved nothing")
 }
 
-// The seed's pooled decode returned *res by value while res went back to
-// the pool: the copy's Items shared its backing array with the pooled
-// value, and the next decode overwrote it. A copy taken before Put must
-// survive any later decode.
+// A copy of a pooled result taken before Put must survive any later
+// decode: were a decode to reuse the pooled value's backing arrays, the
+// copy's Items would share one with it, and the next decode would
+// overwrite them.
 func TestCopyBeforePutSurvivesLaterDecodes(t *testing.T) {
-	p := jsonpool.NewPool[seedData]()
-	var kept []seedData
+	p := jsonpool.NewPool[sampleData]()
+	var kept []sampleData
 	for i := 0; i < 50; i++ {
 		doc := `{"id":1,"name":"n","items":["a","b","c"]}`
 		if i%2 == 1 {
@@ -190,8 +190,8 @@ func decoders[T any]() []namedDecoder[T] {
 
 // Inputs on which Unmarshal must agree with json.Unmarshal, good and bad.
 var unmarshalInputs = []string{
-	seedJSON, fullRecord, sparseRecord, partialRecord,
-	" \n\t" + seedJSON + " \r\n ", "{}", "null", "  null  ",
+	sampleJSON, fullRecord, sparseRecord, partialRecord,
+	" \n\t" + sampleJSON + " \r\n ", "{}", "null", "  null  ",
 	`{"id":1,"unknown":{"deep":[1,2,3]}}`, `{"ID":7,"NAME":"case-folded"}`,
 	`{"name":"esc\"aped\\ \u00e9 \ud83d\ude00 \u2028"}`, `{"name":"bad\ud800surrogate"}`,
 	// Bad JSON.
@@ -234,7 +234,7 @@ func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
 
 func TestUnmarshalIntoAny(t *testing.T) {
 	p := jsonpool.NewPool[any]()
-	for _, in := range []string{seedJSON, fullRecord, "123", " 1.5e3 ", `"s"`, "true", "[]", `[{"a":[{}]}]`} {
+	for _, in := range []string{sampleJSON, fullRecord, "123", " 1.5e3 ", `"s"`, "true", "[]", `[{"a":[{}]}]`} {
 		var want any
 		if err := json.Unmarshal([]byte(in), &want); err != nil {
 			t.Fatal(err)
@@ -253,14 +253,14 @@ func TestUnmarshalIntoAny(t *testing.T) {
 // After a failed decode the value taken from the pool goes back zeroed:
 // json.Unmarshal fills fields before it meets a type mismatch.
 func TestFailedDecodeLeavesPooledValueClean(t *testing.T) {
-	for _, decode := range decoders[seedData]() {
-		p, _ := reusedPool[seedData]()
+	for _, decode := range decoders[sampleData]() {
+		p, _ := reusedPool[sampleData]()
 		for i := 0; i < 20; i++ {
 			if _, err := decode.fn(p, `{"name":"partial","items":["a","b"],"id":"not a number"}`); err == nil {
 				t.Fatalf("%s: no error for a type mismatch", decode.name)
 			}
 			v := p.Get()
-			if !reflect.DeepEqual(*v, seedData{}) {
+			if !reflect.DeepEqual(*v, sampleData{}) {
 				t.Fatalf("%s: the pool holds %+v after a failed decode, want a zero value", decode.name, *v)
 			}
 			p.Put(v)
@@ -270,24 +270,24 @@ func TestFailedDecodeLeavesPooledValueClean(t *testing.T) {
 
 func TestDecodeReturnsReadErrorUnchanged(t *testing.T) {
 	errConn := errors.New("connection reset")
-	p := jsonpool.NewPool[seedData]()
+	p := jsonpool.NewPool[sampleData]()
 	r := io.MultiReader(strings.NewReader(`{"id":1,`), iotest.ErrReader(errConn))
 	v, err := jsonpool.Decode(p, r)
 	if err != errConn || v != nil {
 		t.Fatalf("Decode = %v, %v; want nil, the reader's error unchanged", v, err)
 	}
 	// A reader that returns data with io.EOF in the same call.
-	v, err = jsonpool.Decode(p, iotest.DataErrReader(strings.NewReader(seedJSON)))
-	if err != nil || !reflect.DeepEqual(*v, seedValue) {
+	v, err = jsonpool.Decode(p, iotest.DataErrReader(strings.NewReader(sampleJSON)))
+	if err != nil || !reflect.DeepEqual(*v, sampleValue) {
 		t.Fatalf("Decode(DataErrReader) = %+v, %v", v, err)
 	}
 }
 
 // The zero pool.Pool has no New function; jsonpool makes the value.
 func TestZeroPool(t *testing.T) {
-	var p pool.Pool[*seedData]
-	v, err := jsonpool.Unmarshal(&p, []byte(seedJSON))
-	if err != nil || !reflect.DeepEqual(*v, seedValue) {
+	var p pool.Pool[*sampleData]
+	v, err := jsonpool.Unmarshal(&p, []byte(sampleJSON))
+	if err != nil || !reflect.DeepEqual(*v, sampleValue) {
 		t.Fatalf("Unmarshal with a zero Pool = %+v, %v", v, err)
 	}
 	p.Put(v)
@@ -297,10 +297,10 @@ func TestZeroPool(t *testing.T) {
 // the decoders after them too.
 func TestUnmarshalLargeDocument(t *testing.T) {
 	big := `{"name":"` + strings.Repeat("x", 3<<20) + `","items":["` + strings.Repeat("y", 1<<10) + `"]}`
-	p := jsonpool.NewPool[seedData]()
+	p := jsonpool.NewPool[sampleData]()
 	for i := 0; i < 3; i++ {
-		for _, in := range []string{big, seedJSON} {
-			var want seedData
+		for _, in := range []string{big, sampleJSON} {
+			var want sampleData
 			if err := json.Unmarshal([]byte(in), &want); err != nil {
 				t.Fatal(err)
 			}

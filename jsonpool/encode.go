@@ -1,10 +1,12 @@
-// Package jsonpool encodes and decodes JSON with encoding/json, the
-// compatibility baseline (and, for common types, an encoder and a decoder
-// of its own whose results are encoding/json's: see Engine), without the
-// allocations that do not belong to the result: Marshal and AppendEncode append to a slice the caller owns
-// instead of returning a copy, Encode (and EncodeN, which also returns the
+// Package jsonpool encodes and decodes JSON exactly as encoding/json does,
+// without the allocations that do not belong to the result.
+//
+// encoding/json is the compatibility baseline; for common types jsonpool
+// has an encoder and a decoder of its own whose results are encoding/json's
+// (see Engine). Marshal and AppendEncode append to a slice the caller owns
+// instead of returning a copy; Encode (and EncodeN, which also returns the
 // byte count) hands its output to an io.Writer in one Write through pooled
-// json.Encoders (whose indentation buffers are reused too), and Unmarshal and
+// json.Encoders, whose indentation buffers are reused too; Unmarshal and
 // Decode fill values taken from a pool.Pool, zeroed first, with pooled
 // json.Decoders, reading streams through a pooled buffer.
 //
@@ -100,6 +102,14 @@
 // static table), its pointers' values, its slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
 // a UTC time or an offset of whole hours), and nothing else.
 //
+// Built with the poolkit_nounsafe tag, jsonpool imports no unsafe: both
+// fast paths are left out and encoding/json encodes and decodes every
+// value, through the same pooled encoders, decoders and buffers, with the
+// same outputs, values and errors, and encoding/json's allocations and
+// speed. Clear then works through reflect, which allocates, and zeroes
+// unexported fields instead of clearing them (reflect cannot set them),
+// so their slices and maps do not keep their room.
+//
 // Everything else is encoding/json, with no path through
 // github.com/go-json-experiment/json (encoding/json/v2), on purpose: its
 // output differs from encoding/json's by default (no HTML escaping, invalid
@@ -107,7 +117,7 @@
 // and buffers internally, so a wrapper would save it nothing. Where
 // encoding/json runs on its v2 engine (the default from Go 1.27, or
 // GOEXPERIMENT=jsonv2 on Go 1.26), jsonpool does too, with v1 behaviour
-// kept. See the README for the measurements.
+// kept. The measurements are in the repository's benchmarks/README.md.
 package jsonpool
 
 import (
@@ -148,7 +158,7 @@ const maxFastRetained = 64 << 10
 type encoder struct {
 	sink sink
 	enc  *json.Encoder
-	buf  []byte // the fast path's output (fastencode.go)
+	buf  []byte // the fast path's output
 	ibuf []byte // the fast path's output before indentation
 }
 
@@ -301,18 +311,18 @@ func (o Options) Marshal(dst []byte, v any) ([]byte, error) {
 	return o.appendEncode(dst, v, false)
 }
 
-// encodeFast encodes v with the fast path (fastencode.go) into e.buf,
+// encodeFast encodes v with the fast path into e.buf,
 // newline included, indented as o says, and reports whether it did: false
 // when v's type has no plan or encoding/json would return an error for v,
 // so that encoding/json must encode v.
 func (e *encoder) encodeFast(o Options, v any) bool {
-	b, ok := encAppendFast(e.buf[:0], v, !o.NoHTMLEscape)
+	b, ok := appendFast(e.buf[:0], v, !o.NoHTMLEscape)
 	if ok {
 		b = append(b, '\n')
 	}
 	e.buf = b
 	if ok && (o.Prefix != "" || o.Indent != "") {
-		e.ibuf = encAppendIndent(e.ibuf[:0], e.buf, o.Prefix, o.Indent)
+		e.ibuf = appendIndent(e.ibuf[:0], e.buf, o.Prefix, o.Indent)
 		e.buf, e.ibuf = e.ibuf, e.buf
 	}
 	return ok

@@ -11,16 +11,17 @@ import (
 	"github.com/poolkit/poolkit/jsonpool"
 )
 
-// seedData is the struct the seed articles encode and decode.
-type seedData struct {
+// sampleData is a small struct of the commonest field kinds: an integer,
+// a string and a slice of strings.
+type sampleData struct {
 	ID    int      `json:"id"`
 	Name  string   `json:"name"`
 	Items []string `json:"items"`
 }
 
-var seedValue = seedData{ID: 1, Name: "Jack", Items: []string{"knife", "shield", "herbs"}}
+var sampleValue = sampleData{ID: 1, Name: "Jack", Items: []string{"knife", "shield", "herbs"}}
 
-const seedJSON = `{"id":1,"name":"Jack","items":["knife","shield","herbs"]}`
+const sampleJSON = `{"id":1,"name":"Jack","items":["knife","shield","herbs"]}`
 
 type textKey struct{ a, b string }
 
@@ -41,8 +42,8 @@ func encodeValues() map[string]any {
 		big[i] = i * 7919
 	}
 	return map[string]any{
-		"seed":         &seedValue,
-		"seed value":   seedValue,
+		"sample":       &sampleValue,
+		"sample value": sampleValue,
 		"html":         map[string]string{"a": "<script>&amp;</script>"},
 		"separators":   "line\u2028para\u2029end",
 		"invalid utf8": "a\xffb\xc3",
@@ -129,11 +130,11 @@ func optionSets() []jsonpool.Options {
 }
 
 func TestMarshalIndentMatchesMarshalIndent(t *testing.T) {
-	want, err := json.MarshalIndent(&seedValue, "#", " ")
+	want, err := json.MarshalIndent(&sampleValue, "#", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := jsonpool.Options{Prefix: "#", Indent: " "}.Marshal(nil, &seedValue)
+	got, err := jsonpool.Options{Prefix: "#", Indent: " "}.Marshal(nil, &sampleValue)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,20 +143,20 @@ func TestMarshalIndentMatchesMarshalIndent(t *testing.T) {
 	}
 }
 
-func TestMarshalSeed(t *testing.T) {
-	got, err := jsonpool.Marshal(nil, &seedValue)
+func TestMarshalSample(t *testing.T) {
+	got, err := jsonpool.Marshal(nil, &sampleValue)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != seedJSON {
-		t.Errorf("Marshal = %s, want %s", got, seedJSON)
+	if string(got) != sampleJSON {
+		t.Errorf("Marshal = %s, want %s", got, sampleJSON)
 	}
 	var w bytes.Buffer
-	if err := jsonpool.Encode(&w, &seedValue); err != nil {
+	if err := jsonpool.Encode(&w, &sampleValue); err != nil {
 		t.Fatal(err)
 	}
-	if w.String() != seedJSON+"\n" {
-		t.Errorf("Encode wrote %q, want %q", w.String(), seedJSON+"\n")
+	if w.String() != sampleJSON+"\n" {
+		t.Errorf("Encode wrote %q, want %q", w.String(), sampleJSON+"\n")
 	}
 }
 
@@ -234,16 +235,16 @@ func TestEncodeWriteErrorReturnedAndEncoderNotStuck(t *testing.T) {
 	errDisk := errors.New("disk full")
 	for i := 0; i < 20; i++ {
 		bad := &countingWriter{err: errDisk}
-		if err := jsonpool.Encode(bad, &seedValue); err != errDisk {
+		if err := jsonpool.Encode(bad, &sampleValue); err != errDisk {
 			t.Fatalf("Encode to a failing writer = %v, want the writer's error unchanged", err)
 		}
 		// json.Encoder keeps a Write error and returns it forever: the
 		// encoder that failed must not have gone back into the pool.
 		var good bytes.Buffer
-		if err := jsonpool.Encode(&good, &seedValue); err != nil {
+		if err := jsonpool.Encode(&good, &sampleValue); err != nil {
 			t.Fatalf("Encode after a failed write: %v", err)
 		}
-		if good.String() != seedJSON+"\n" {
+		if good.String() != sampleJSON+"\n" {
 			t.Fatalf("Encode after a failed write wrote %q", good.String())
 		}
 	}

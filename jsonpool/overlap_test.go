@@ -24,7 +24,7 @@ type rawMarshaler []byte
 
 func (m rawMarshaler) MarshalJSON() ([]byte, error) { return m, nil }
 
-// TestMarshalOverlap is issue 11's item 4 for jsonpool: Marshal and
+// TestMarshalOverlap checks that Marshal and
 // AppendEncode give json.Marshal's bytes when v's strings and slices lie
 // in dst's spare capacity or straddle its end. encoding/json builds the
 // whole encoding in a buffer of its own before a byte reaches dst, so

@@ -17,11 +17,11 @@ import (
 // up as a wrong result here and as a race under -race.
 func TestConcurrentUse(t *testing.T) {
 	const goroutines, rounds = 8, 300
-	// owned is the seed struct with a mark, unseen by encoding/json, that
+	// owned is the sample struct with a mark, unseen by encoding/json, that
 	// each holder sets on receipt and clears before Put: a value handed to
 	// two holders at once fails one of the two swaps.
 	type owned struct {
-		seedData
+		sampleData
 		mark int32
 	}
 	p := jsonpool.NewPool[owned]()
@@ -34,7 +34,7 @@ func TestConcurrentUse(t *testing.T) {
 			var dst []byte
 			var w bytes.Buffer
 			for i := 0; i < rounds; i++ {
-				want := seedData{ID: g*rounds + i, Name: fmt.Sprintf("g%d-%d", g, i)}
+				want := sampleData{ID: g*rounds + i, Name: fmt.Sprintf("g%d-%d", g, i)}
 				for j := 0; j < i%5; j++ {
 					want.Items = append(want.Items, strings.Repeat("x", j+g))
 				}
@@ -64,12 +64,12 @@ func TestConcurrentUse(t *testing.T) {
 					return
 				}
 				if v.ID != want.ID || v.Name != want.Name || len(v.Items) != len(want.Items) {
-					errs <- fmt.Errorf("goroutine %d round %d: got %+v, want %+v", g, i, v.seedData, want)
+					errs <- fmt.Errorf("goroutine %d round %d: got %+v, want %+v", g, i, v.sampleData, want)
 					return
 				}
 				for k := range v.Items {
 					if v.Items[k] != want.Items[k] {
-						errs <- fmt.Errorf("goroutine %d round %d: got %+v, want %+v", g, i, v.seedData, want)
+						errs <- fmt.Errorf("goroutine %d round %d: got %+v, want %+v", g, i, v.sampleData, want)
 						return
 					}
 				}

@@ -1,6 +1,10 @@
 package jsonpool
 
-import "time"
+import (
+	"time"
+
+	"github.com/poolkit/poolkit/internal/rfc3339"
+)
 
 // timeJSONLen is the longest text time.Time.MarshalJSON writes for a year
 // it accepts: "2006-01-02T15:04:05.999999999-07:00" with its quotes.
@@ -41,17 +45,26 @@ func (t *Time) MarshalJSON() ([]byte, error) {
 	return b, nil
 }
 
-// appendTimeJSON appends what t.MarshalJSON returns to b. ok is false,
-// and b is to be discarded, when MarshalJSON returns an error: for a
-// year outside 0-9999 or a zone offset of a day or more.
+// appendTimeJSON appends what t.MarshalJSON returns to b: t as
+// time.RFC3339Nano formats it, in quotes, written by internal/rfc3339. ok
+// is false, and b is to be discarded, when MarshalJSON returns an error:
+// for a year outside 0-9999 or a zone offset of a day or more.
 func appendTimeJSON(b []byte, t time.Time) (_ []byte, ok bool) {
-	if y := t.Year(); y < 0 || y > 9999 {
+	_, off := t.Zone()
+	if off <= -24*60*60 || off >= 24*60*60 {
 		return b, false
 	}
-	if _, off := t.Zone(); off <= -24*60*60 || off >= 24*60*60 {
-		return b, false
+	if s := t.Unix() + int64(off); s < minYear0 || s > maxYear9999 {
+		return b, false // the year, in t's zone, is outside 0-9999
 	}
 	b = append(b, '"')
-	b = t.AppendFormat(b, time.RFC3339Nano)
+	b = rfc3339.Append(b, t, true)
 	return append(b, '"'), true
 }
+
+// minYear0 and maxYear9999 are the first and the last second of the years
+// 0 to 9999, counted as Unix time counts them from 1970-01-01T00:00:00.
+const (
+	minYear0    = -62167219200 // 0000-01-01T00:00:00
+	maxYear9999 = 253402300799 // 9999-12-31T23:59:59
+)

@@ -150,10 +150,10 @@ func objectKey(data []byte, i int) int {
 // '"', or -1.
 func stringEnd(data []byte, i int) int {
 	for i++; i < len(data); {
-		// Skip plain bytes eight at a time, to the first that may not
-		// be one.
+		// Skip verbatim bytes eight at a time, to the first that is not
+		// one.
 		for i+8 <= len(data) {
-			if m := decStop(decLoad8(data[i:])); m != 0 {
+			if m := stopMask(load8(data[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}

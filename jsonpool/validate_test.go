@@ -56,10 +56,10 @@ var countInputs = []string{
 	`{"C":"fail","List":[1]}`, `{"List":[1,"fail",3]}`,
 }
 
-// TestUnmarshalJSONCallsMatchEncodingJSON is issue 11's item 5: on
-// {"C":1,"N":2} x jsonpool used to run C's UnmarshalJSON once where
-// json.Unmarshal, which validates the whole input first, runs it never,
-// and on a type error twice where json.Unmarshal runs it once.
+// TestUnmarshalJSONCallsMatchEncodingJSON checks that jsonpool runs a
+// type's UnmarshalJSON as often as json.Unmarshal does: never on
+// {"C":1,"N":2} x, which json.Unmarshal refuses before decoding, as it
+// validates the whole input first, and once, not twice, on a type error.
 func TestUnmarshalJSONCallsMatchEncodingJSON(t *testing.T) {
 	for _, decode := range decoders[countedDoc]() {
 		p := jsonpool.NewPool[countedDoc]()

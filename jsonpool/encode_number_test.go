@@ -1,3 +1,5 @@
+//go:build !poolkit_nounsafe
+
 package jsonpool
 
 import (
@@ -7,20 +9,22 @@ import (
 	"strconv"
 	"testing"
 	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/digits"
 )
 
-// TestEncAppendInt holds the in-place integer writer to strconv and to
+// TestAppendInt holds the in-place integer writer to strconv and to
 // json.Marshal: 0, ±1, every power of ten and its neighbours, the
 // extremes of every integer kind, every number below 100 000 and random
 // values of every length. It also appends after existing bytes, with and
 // without spare capacity, so that growing b is covered.
-func TestEncAppendInt(t *testing.T) {
+func TestAppendInt(t *testing.T) {
 	var us []uint64
 	var is []int64
 	for i := uint64(0); i < 100000; i++ {
 		us = append(us, i)
 	}
-	for _, p := range encPow10U64[:20] {
+	for p, k := uint64(1), 0; k < 20; p, k = p*10, k+1 {
 		us = append(us, p-1, p, p+1, 2*p-1, 5*p, 9*p, 9*p+9*(p/10), p-p/10)
 	}
 	us = append(us, math.MaxUint64, math.MaxUint64-1, math.MaxUint32, math.MaxUint32+1,
@@ -37,35 +41,32 @@ func TestEncAppendInt(t *testing.T) {
 	check := func(got []byte, prefix, want string, v any) {
 		t.Helper()
 		if string(got) != prefix+want {
-			t.Fatalf("encAppend(%q, %v) = %q, want %q", prefix, v, got, prefix+want)
+			t.Fatalf("append(%q, %v) = %q, want %q", prefix, v, got, prefix+want)
 		}
 	}
 	tight := make([]byte, 3) // no spare capacity
 	copy(tight, "ab,")
 	roomy := make([]byte, 3, 64)
 	copy(roomy, "ab,")
-	canary := make([]byte, encRoom+8)
+	canary := make([]byte, fixedRoom+8)
 	for _, u := range us {
 		want := strconv.FormatUint(u, 10)
 		if m, _ := json.Marshal(u); string(m) != want {
 			t.Fatalf("json.Marshal(%d) = %s, strconv %s", u, m, want)
 		}
-		check(encAppendUint(tight, u), "ab,", want, u)
-		check(encAppendUint(roomy, u), "ab,", want, u)
-		check(encAppendUint(nil, u), "", want, u)
-		if n := encDecimalLen(u); n != len(want) {
-			t.Fatalf("encDecimalLen(%d) = %d, want %d", u, n, len(want))
-		}
+		check(appendUint(tight, u), "ab,", want, u)
+		check(appendUint(roomy, u), "ab,", want, u)
+		check(appendUint(nil, u), "", want, u)
 	}
 	for _, i := range is {
 		want := strconv.FormatInt(i, 10)
 		if m, _ := json.Marshal(i); string(m) != want {
 			t.Fatalf("json.Marshal(%d) = %s, strconv %s", i, m, want)
 		}
-		check(encAppendInt(tight, i), "ab,", want, i)
-		check(encAppendInt(roomy, i), "ab,", want, i)
-		// The plain-struct writer, after the longest key it writes as
-		// words, in exactly the room it makes (encRoom) before a canary.
+		check(appendInt(tight, i), "ab,", want, i)
+		check(appendInt(roomy, i), "ab,", want, i)
+		// The fixed-struct writer, after the longest key it writes as
+		// words, in exactly the room it makes (fixedRoom) before a canary.
 		for _, v := range []any{&struct {
 			A int64 `json:"abcdefghijklmnopqrst"`
 		}{i}, &struct {
@@ -79,13 +80,13 @@ func TestEncAppendInt(t *testing.T) {
 			for j := range canary {
 				canary[j] = 0xAA
 			}
-			got, ok := encAppendFast(canary[:0:encRoom], v, true)
+			got, ok := appendFast(canary[:0:fixedRoom], v, true)
 			if w := `{"abcdefghijklmnopqrst":` + want + `}`; !ok || string(got) != w {
-				t.Fatalf("encAppendFast(%T{%d}) = %q, %v; want %q", v, i, got, ok, w)
+				t.Fatalf("appendFast(%T{%d}) = %q, %v; want %q", v, i, got, ok, w)
 			}
-			for j, c := range canary[encRoom:] {
+			for j, c := range canary[fixedRoom:] {
 				if c != 0xAA {
-					t.Fatalf("encAppendFast(%T{%d}) wrote byte %d past the room", v, i, j)
+					t.Fatalf("appendFast(%T{%d}) wrote byte %d past the room", v, i, j)
 				}
 			}
 		}
@@ -95,13 +96,13 @@ func TestEncAppendInt(t *testing.T) {
 	}
 }
 
-// TestEncPutDecimal checks the backward digit writer on its own: u's
-// digits, exactly encDecimalLen(u) of them, just before the end it is
+// TestPutDecimal checks the backward digit writer on its own: u's
+// digits, exactly digits.Len(u) of them, just before the end it is
 // given, and nothing before them or from the end on, for 0, every power
 // of ten and its neighbours, the largest uint64 and random values.
-func TestEncPutDecimal(t *testing.T) {
+func TestPutDecimal(t *testing.T) {
 	us := []uint64{0, 1, 9, 10, 11, 99, 100, 101, math.MaxUint64, math.MaxUint64 - 1}
-	for _, p := range encPow10U64[:20] {
+	for p, k := uint64(1), 0; k < 20; p, k = p*10, k+1 {
 		us = append(us, p-1, p, p+1)
 	}
 	r := rand.New(rand.NewPCG(13, 14))
@@ -113,14 +114,14 @@ func TestEncPutDecimal(t *testing.T) {
 		for i := range buf {
 			buf[i] = 0xAA
 		}
-		n := encDecimalLen(u)
-		encPutDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
+		n := digits.Len(u)
+		putDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
 		if got, want := string(buf[8+20-n:8+20]), strconv.FormatUint(u, 10); got != want {
-			t.Fatalf("encPutDecimal(%d) wrote %q, want %q", u, got, want)
+			t.Fatalf("putDecimal(%d) wrote %q, want %q", u, got, want)
 		}
 		for i, c := range buf {
 			if (i < 8+20-n || i >= 8+20) && c != 0xAA {
-				t.Fatalf("encPutDecimal(%d) wrote byte %d, outside its %d digits", u, i, n)
+				t.Fatalf("putDecimal(%d) wrote byte %d, outside its %d digits", u, i, n)
 			}
 		}
 	}

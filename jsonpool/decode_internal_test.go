@@ -1,8 +1,14 @@
+//go:build !poolkit_nounsafe
+
 package jsonpool
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +111,7 @@ func TestDecodePlanSupport(t *testing.T) {
 	}
 }
 
-// TestFastDecodeTaken checks that the fast path decodes the plain cases
+// TestFastDecodeTaken checks that the fast path decodes the simple cases
 // itself, and leaves to encoding/json those it must; the differential tests
 // check that the results are right either way.
 func TestFastDecodeTaken(t *testing.T) {
@@ -203,6 +209,133 @@ func TestFastDecodeNestingBound(t *testing.T) {
 			got := fastDecode(data, &r, true)
 			if want := map[bool]fastResult{true: fastDone, false: fastInvalid}[valid]; got != want {
 				t.Errorf("fastDecode of %d levels (%.30s...) = %d, want %d", n, doc, got, want)
+			}
+		}
+	}
+}
+
+// TestFastDecodeStringsEveryPosition holds the fast decoder's strings,
+// whose scan goes eight bytes at a time, to json.Unmarshal: every byte
+// value and escape at every position of strings of up to 24 bytes, in a
+// []string and as a member's key and value.
+func TestFastDecodeStringsEveryPosition(t *testing.T) {
+	var specials []string
+	for c := 0; c < 256; c++ {
+		specials = append(specials, string([]byte{byte(c)}))
+	}
+	specials = append(specials, `\"`, `\\`, `\/`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud83d`, `\u00`, `\x`,
+		"\xc3\xa9", "\xe2\x82", "\xed\xa0\x80", "\xef\xbf\xbd", "\xf0\x9f\x98\x80")
+	for n := 0; n <= 24; n++ {
+		for pos := 0; pos <= n; pos++ {
+			for _, sp := range specials {
+				body := string(bytes.Repeat([]byte{'a'}, pos)) + sp + string(bytes.Repeat([]byte{'b'}, n-pos))
+				for _, doc := range []string{`["` + body + `","` + body + `é"]`, `{"` + body + `":"` + body + `"}`} {
+					if !json.Valid([]byte(doc)) {
+						continue // fastDecode's callers check first
+					}
+					var want, got []string
+					var wantM, gotM struct {
+						A string `json:"a"`
+					}
+					if doc[0] == '[' {
+						if err := json.Unmarshal([]byte(doc), &want); err != nil {
+							t.Fatal(err)
+						}
+						if fastDecode([]byte(doc), &got, true) != fastDone || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+							t.Fatalf("fastDecode(%q) = %q, want %q", doc, got, want)
+						}
+						continue
+					}
+					doc2 := `{"a":"` + body + `"}`
+					if err := json.Unmarshal([]byte(doc2), &wantM); err != nil {
+						t.Fatal(err)
+					}
+					if fastDecode([]byte(doc2), &gotM, true) != fastDone || gotM != wantM {
+						t.Fatalf("fastDecode(%q) = %q, want %q", doc2, gotM.A, wantM.A)
+					}
+					_ = fastDecode([]byte(doc), &gotM, true) // an unknown key: no panic
+				}
+			}
+		}
+	}
+}
+
+// TestShortFloat64 holds shortFloat64 to strconv.ParseFloat, bit for bit
+// (the sign of zero too), on numbers of 1 to 17 digits with the point at
+// every place, signed and not, random and at the edges of 15 digits; checks
+// that it leaves exponents and longer numbers to ParseFloat; and that it
+// ends a number where numberEnd does, and takes nothing that is not a JSON
+// number, followed by what may follow one.
+func TestShortFloat64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(num string) {
+		t.Helper()
+		for _, after := range []string{"", ",", "]", " ", "}x"} {
+			data := []byte(num + after)
+			got, end, ok := shortFloat64(data, 0)
+			// The number numberEnd finds, which the decoder then
+			// needs followed by a separator.
+			ne := numberEnd(data, 0)
+			if ne < 0 {
+				if ok {
+					t.Fatalf("shortFloat64(%s) = %v, %d, true; want false for no number", data, got, end)
+				}
+				continue
+			}
+			n := string(data[:ne])
+			digits := strings.Count(n, "") - 1 - strings.Count(n, "-") - strings.Count(n, ".")
+			if strings.ContainsAny(n, "eE") || digits > 15 {
+				if ok {
+					t.Fatalf("shortFloat64(%s) = %v, %d, true; want it left to ParseFloat", data, got, end)
+				}
+				continue
+			}
+			if !ok {
+				if ne == len(num) {
+					t.Fatalf("shortFloat64(%s) = false, want %s taken", data, n)
+				}
+				continue // 01, 1.5.5: left to numberEnd, which ends early
+			}
+			want, err := strconv.ParseFloat(n, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end != ne || math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("shortFloat64(%s) = %v (%#x), %d; want %v (%#x), %d", data, got, math.Float64bits(got), end,
+					want, math.Float64bits(want), ne)
+			}
+		}
+	}
+	for _, num := range []string{"0", "-0", "0.0", "-0.0", "1", "-1", "0.1", "0.378", "1.001", "999999999999999",
+		"-999999999999999", "9007199254740993", "0.000000000000001", "0.00000000000000000001", "123456789012345.6",
+		"1e5", "1.5E-3", "-0e0", "0.30000000000000004", "4503599627370497.5", "99999999999999.99",
+		// Not JSON numbers, or not only one.
+		"", "-", "--1", "+1", "01", "-01", "00", "00.5", "1.", "-1.", ".5", "-.5", "1.e5", "1.5.5", "1..5", "0x1", "1-",
+		"1.5e", "1e+", "12345678901234567890123", "1.2345678901234567890123"} {
+		check(num)
+	}
+	for n := 1; n <= 17; n++ {
+		for k := 0; k < 2000; k++ {
+			b := make([]byte, n)
+			for j := range b {
+				b[j] = byte('0' + rng.IntN(10))
+			}
+			if k%5 == 0 {
+				for j := range b {
+					b[j] = '9'
+				}
+				b[rng.IntN(n)] = byte('0' + rng.IntN(10))
+			}
+			for point := 1; point <= n; point++ {
+				if point > 1 && b[0] == '0' {
+					break // JSON allows no leading zero
+				}
+				num := string(b[:point])
+				if point < n {
+					num += "." + string(b[point:])
+				}
+				check(num)
+				check("-" + num)
 			}
 		}
 	}

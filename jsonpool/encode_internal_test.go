@@ -1,3 +1,5 @@
+//go:build !poolkit_nounsafe
+
 package jsonpool
 
 import (
@@ -12,92 +14,20 @@ import (
 	"time"
 )
 
-// TestEncUnplain8 holds the word-at-a-time test to the byte-at-a-time
-// rule: every byte value at every position among plain bytes, and random
-// words. The mask must flag every byte that needs an escape and no other.
-func TestEncUnplain8(t *testing.T) {
-	plainByte := func(c byte, html bool) bool {
-		if html {
-			return c < 0x80 && encPlainASCII[c]
-		}
-		return c < 0x80 && encPlainASCIINoHTML[c]
-	}
-	check := func(w []byte) {
-		for _, html := range []bool{false, true} {
-			m := encUnplain8(string(w), html)
-			first := -1
-			for j, c := range w {
-				flagged := m>>(8*j+7)&1 == 1
-				if !plainByte(c, html) && !flagged {
-					t.Fatalf("encUnplain8(%q, html %v) = %#x misses byte %d", w, html, m, j)
-				}
-				if flagged && first < 0 {
-					first = j
-				}
-				if flagged && plainByte(c, html) {
-					// encUnplain's mask is exact: encAppendString copies
-					// a string whole only when nothing is flagged, and a
-					// plain byte flagged would only cost time, but it
-					// would show the arithmetic is not what its doc says.
-					t.Fatalf("encUnplain8(%q, html %v) = %#x flags byte %d, which is plain", w, html, m, j)
-				}
-			}
-			if m&^encHighs != 0 {
-				t.Fatalf("encUnplain8(%q) = %#x sets bits other than high bits", w, m)
-			}
-			k := &encWordNoHTML
-			if html {
-				k = &encWordHTML
-			}
-			allPlain := true
-			for _, c := range w {
-				allPlain = allPlain && plainByte(c, html)
-			}
-			if got := k.plain(encLoad8(string(w))); got != allPlain {
-				t.Fatalf("encWord.plain(%q, html %v) = %v, want %v", w, html, got, allPlain)
-			}
-		}
-	}
-	base := []byte(strings.Repeat("a", 8))
-	for pos := 0; pos < 8; pos++ {
-		for c := 0; c < 256; c++ {
-			w := append([]byte(nil), base...)
-			w[pos] = byte(c)
-			check(w)
-			for _, other := range []byte{0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, '<', '"'} {
-				w2 := append([]byte(nil), w...)
-				w2[(pos+3)%8] = other
-				check(w2)
-			}
-		}
-	}
-	r := rand.New(rand.NewPCG(1, 1))
-	w := make([]byte, 8)
-	for i := 0; i < 200000; i++ {
-		for j := range w {
-			w[j] = byte(r.IntN(0x90))
-			if i%2 == 1 {
-				w[j] = byte(r.IntN(256)) // bytes of 0x80 up, whose sums carry
-			}
-		}
-		check(w)
-	}
-}
-
-// TestEncAppendFloat holds the float format to encoding/json's, through
+// TestAppendFloat holds the float format to encoding/json's, through
 // json.Marshal, and to strconv: short decimals (where the shortcut
 // applies) near every power of ten and format switch, their neighbours
 // one ulp away, and random bit patterns.
-func TestEncAppendFloat(t *testing.T) {
+func TestAppendFloat(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 3))
 	var fs []float64
 	for _, c := range []struct {
 		f    float64
 		want string
 	}{{4.2, "4.2"}, {-1.234, "-1.234"}, {0.000001, "0.000001"}, {123456789.125, "123456789.125"}, {98, "98"}, {0.30000000000000004, ""}} {
-		got, ok := encAppendShortDecimal(nil, c.f, math.Abs(c.f))
+		got, ok := appendShortDecimal(nil, c.f, math.Abs(c.f))
 		if string(got) != c.want || ok != (c.want != "") {
-			t.Errorf("encAppendShortDecimal(%v) = %q, %v; want %q", c.f, got, ok, c.want)
+			t.Errorf("appendShortDecimal(%v) = %q, %v; want %q", c.f, got, ok, c.want)
 		}
 	}
 	for i := 0; i < 100000; i++ {
@@ -132,56 +62,56 @@ func TestEncAppendFloat(t *testing.T) {
 	for _, f := range fs {
 		want, err := json.Marshal(f)
 		var ok bool
-		buf, ok = encAppendFloat(buf[:0], f, 64)
+		buf, ok = appendFloat(buf[:0], f, 64)
 		if (err == nil) != ok || err == nil && string(buf) != string(want) {
-			t.Fatalf("encAppendFloat(%v (%#x)) = %q, %v; encoding/json writes %q, %v", f, math.Float64bits(f), buf, ok, want, err)
+			t.Fatalf("appendFloat(%v (%#x)) = %q, %v; encoding/json writes %q, %v", f, math.Float64bits(f), buf, ok, want, err)
 		}
 		if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
 			if s := strconv.FormatFloat(f, 'f', -1, 64); string(buf) != s {
-				t.Fatalf("encAppendFloat(%v) = %q, strconv writes %q", f, buf, s)
+				t.Fatalf("appendFloat(%v) = %q, strconv writes %q", f, buf, s)
 			}
 		}
-		if a := math.Abs(f); a >= 1e-6 && a < encMaxShort {
+		if a := math.Abs(f); a >= 1e-6 && a < maxShortDecimal {
 			// The short decimal in exactly the 17 bytes of room it
 			// makes, before a canary; and strconv's path, which must
 			// agree with it.
 			for i := range canary {
 				canary[i] = 0xAA
 			}
-			if got, ok := encAppendShortDecimal(canary[:2:2+17], f, a); ok {
+			if got, ok := appendShortDecimal(canary[:2:2+17], f, a); ok {
 				if string(got[2:]) != string(want) {
-					t.Fatalf("encAppendShortDecimal(%v) in 17 bytes of room = %q, encoding/json writes %q", f, got[2:], want)
+					t.Fatalf("appendShortDecimal(%v) in 17 bytes of room = %q, encoding/json writes %q", f, got[2:], want)
 				}
 				shorts++
 			}
 			for i, c := range canary[2+17:] {
 				if c != 0xAA {
-					t.Fatalf("encAppendShortDecimal(%v) wrote byte %d past the room", f, i)
+					t.Fatalf("appendShortDecimal(%v) wrote byte %d past the room", f, i)
 				}
 			}
-			if got, _ := encAppendFloatStrconv(nil, f, 64); string(got) != string(want) {
-				t.Fatalf("encAppendFloatStrconv(%v) = %q, encoding/json writes %q", f, got, want)
+			if got, _ := appendFloatStrconv(nil, f, 64); string(got) != string(want) {
+				t.Fatalf("appendFloatStrconv(%v) = %q, encoding/json writes %q", f, got, want)
 			}
 		}
 	}
 	if shorts < len(fs)/4 {
-		t.Errorf("encAppendShortDecimal took %d of %d floats: too few to test it", shorts, len(fs))
+		t.Errorf("appendShortDecimal took %d of %d floats: too few to test it", shorts, len(fs))
 	}
 }
 
-// TestEncAppendStringPositions holds encAppendString to encoding/json on
-// strings of every length from 0 to 40 made of plain bytes with one byte
+// TestAppendStringPositions holds appendString to encoding/json on
+// strings of every length from 0 to 40 made of safe bytes with one byte
 // of every value at every position (and, up to 24 bytes, a second one
 // further on), so that the short-string words, the eight-byte steps and
 // the overlapping last word each see every byte that needs an escape at
 // every place; and on two-byte and other UTF-8 sequences, whole and cut.
-// Each string is appended to a buffer without spare capacity (encGrow's
-// path) and to one of exactly the room encAppendString makes, followed
+// Each string is appended to a buffer without spare capacity (grow's
+// path) and to one of exactly the room appendString makes, followed
 // by a canary its word stores must leave alone.
-func TestEncAppendStringPositions(t *testing.T) {
+func TestAppendStringPositions(t *testing.T) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	backing := make([]byte, 64+encStringRoom+1+16)
+	backing := make([]byte, 64+stringRoom+1+16)
 	check := func(s string) {
 		t.Helper()
 		for _, html := range []bool{true, false} {
@@ -191,20 +121,20 @@ func TestEncAppendStringPositions(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-			if got := encAppendString([]byte("x"), s, html); string(got[1:]) != string(want) || got[0] != 'x' {
-				t.Fatalf("encAppendString(%q, html %v) = %q, encoding/json writes %q", s, html, got, want)
+			if got := appendString([]byte("x"), s, html); string(got[1:]) != string(want) || got[0] != 'x' {
+				t.Fatalf("appendString(%q, html %v) = %q, encoding/json writes %q", s, html, got, want)
 			}
-			room := 1 + len(s) + encStringRoom
+			room := 1 + len(s) + stringRoom
 			for i := range backing {
 				backing[i] = 0xAA
 			}
-			got := encAppendString(backing[:1:room], s, html)
+			got := appendString(backing[:1:room], s, html)
 			if string(got[1:]) != string(want) {
-				t.Fatalf("encAppendString(%q, html %v) with no more room than it makes = %q, encoding/json writes %q", s, html, got[1:], want)
+				t.Fatalf("appendString(%q, html %v) with no more room than it makes = %q, encoding/json writes %q", s, html, got[1:], want)
 			}
 			for i, c := range backing[room:] {
 				if c != 0xAA {
-					t.Fatalf("encAppendString(%q, html %v) wrote byte %d past the buffer's capacity", s, html, i)
+					t.Fatalf("appendString(%q, html %v) wrote byte %d past the buffer's capacity", s, html, i)
 				}
 			}
 		}
@@ -235,25 +165,30 @@ func TestEncAppendStringPositions(t *testing.T) {
 	}
 }
 
-// TestEncAppendTime holds the UTC writer to appendTimeJSON (which the
-// time tests hold to time.Time's MarshalJSON) and to json.Marshal: every
-// year's first and last nanosecond at the edges 0 and 9999 and beyond,
-// fractions with every number of trailing zeros, random instants, times
-// with a monotonic reading, and zones other than UTC (which take
-// appendTimeJSON's path), in a buffer of exactly the room it makes.
-func TestEncAppendTime(t *testing.T) {
+// TestAppendTime holds appendTimeJSON, which writes both time types, to
+// time.Time's MarshalJSON and to json.Marshal: every year's first and last
+// nanosecond at the edges 0 and 9999 and beyond, in UTC and in zones that
+// move the year across an edge, fractions with every number of trailing
+// zeros, random instants, times with a monotonic reading, zone offsets
+// with seconds and of a day or more; in a buffer of exactly the room it
+// may use, before a canary.
+func TestAppendTime(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
+	zones := []*time.Location{time.UTC, time.FixedZone("", 2*3600), time.FixedZone("", -2*3600),
+		time.FixedZone("", 5*3600+30*60+17), time.FixedZone("", -23*3600-59*60)}
 	var ts []time.Time
 	for _, y := range []int{-1, 0, 1, 999, 1000, 1969, 1970, 2000, 2026, 9998, 9999, 10000} {
-		ts = append(ts, time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y, 12, 31, 23, 59, 59, 999999999, time.UTC),
-			time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC).Add(-1), time.Date(y, 2, 29, 12, 0, 0, 1, time.UTC))
+		for _, z := range zones {
+			ts = append(ts, time.Date(y, 1, 1, 0, 0, 0, 0, z), time.Date(y, 12, 31, 23, 59, 59, 999999999, z),
+				time.Date(y, 1, 1, 0, 0, 0, 0, z).Add(-1), time.Date(y, 2, 29, 12, 0, 0, 1, z))
+		}
 	}
 	for z := 0; z <= 9; z++ {
 		ns := 123456789 / int(math.Pow10(z)) * int(math.Pow10(z))
 		ts = append(ts, time.Date(2026, 11, 22, 10, 31, 7, ns, time.UTC), time.Date(2026, 11, 22, 10, 31, 7, int(math.Pow10(z)), time.UTC))
 	}
 	for i := 0; i < 20000; i++ {
-		tm := time.Date(r.IntN(10000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1e9), time.UTC)
+		tm := time.Date(r.IntN(10000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1e9), zones[r.IntN(len(zones))])
 		if i%3 == 0 {
 			tm = tm.Truncate(time.Duration(math.Pow10(r.IntN(10))))
 		}
@@ -261,37 +196,37 @@ func TestEncAppendTime(t *testing.T) {
 	}
 	now := time.Now()
 	ts = append(ts, now, now.UTC(), now.In(time.FixedZone("UTC", 0)), now.In(time.FixedZone("", 3600)),
-		time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", -23*3600-59*60)), time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", 24*3600)))
-	backing := make([]byte, 3+32+16)
+		time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", 24*3600)), time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("z", -24*3600)))
+	const room = 37 // "2006-01-02T15:04:05.999999999-07:00" and its quotes
+	backing := make([]byte, 3+room+16)
 	for _, tm := range ts {
-		want, wantOK := appendTimeJSON(nil, tm)
-		m, err := json.Marshal(tm)
-		if wantOK != (err == nil) || wantOK && string(m) != string(want) {
-			t.Fatalf("appendTimeJSON(%v) = %s, %v; json.Marshal %s, %v", tm, want, wantOK, m, err)
+		want, err := tm.MarshalJSON()
+		if m, jerr := json.Marshal(tm); (jerr == nil) != (err == nil) || err == nil && string(m) != string(want) {
+			t.Fatalf("json.Marshal(%v) = %s, %v; MarshalJSON %s, %v", tm, m, jerr, want, err)
 		}
-		got, ok := encAppendTime(nil, &tm)
-		if ok != wantOK || ok && string(got) != string(want) {
-			t.Fatalf("encAppendTime(%v) = %s, %v; want %s, %v", tm, got, ok, want, wantOK)
+		got, ok := appendTimeJSON(nil, tm)
+		if ok != (err == nil) || ok && string(got) != string(want) {
+			t.Fatalf("appendTimeJSON(%v) = %s, %v; MarshalJSON %s, %v", tm, got, ok, want, err)
 		}
 		for i := range backing {
 			backing[i] = 0xAA
 		}
-		got, ok = encAppendTime(backing[:3:3+32], &tm)
-		if ok != wantOK || ok && string(got[3:]) != string(want) {
-			t.Fatalf("encAppendTime(%v) in 32 bytes of room = %s, %v; want %s, %v", tm, got[3:], ok, want, wantOK)
+		got, ok = appendTimeJSON(backing[:3:3+room], tm)
+		if ok != (err == nil) || ok && string(got[3:]) != string(want) {
+			t.Fatalf("appendTimeJSON(%v) in %d bytes of room = %s, %v; MarshalJSON %s, %v", tm, room, got[3:], ok, want, err)
 		}
-		for i, c := range backing[3+32:] {
+		for i, c := range backing[3+room:] {
 			if c != 0xAA {
-				t.Fatalf("encAppendTime(%v) wrote byte %d past the buffer's capacity", tm, i)
+				t.Fatalf("appendTimeJSON(%v) wrote byte %d past the buffer's capacity", tm, i)
 			}
 		}
 	}
 }
 
-// TestEncSliceLoops holds the loops of slices of strings and of plain
+// TestSliceEncoderLoops holds the loops of slices of strings and of fixed
 // structs to encoding/json: nil, empty, one and several elements, in
 // both modes.
-func TestEncSliceLoops(t *testing.T) {
+func TestSliceEncoderLoops(t *testing.T) {
 	type plain struct {
 		A string `json:"a"`
 		B int    `json:"b"`
@@ -315,7 +250,7 @@ func TestEncSliceLoops(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-			got, ok := encAppendFast(nil, v, html)
+			got, ok := appendFast(nil, v, html)
 			if !ok || string(got) != string(want) {
 				t.Fatalf("%T %v, html %v: %q, %v; encoding/json writes %q", v, v, html, got, ok, want)
 			}
@@ -323,11 +258,11 @@ func TestEncSliceLoops(t *testing.T) {
 	}
 }
 
-// TestEncPlainStructKeys holds the plain-struct plan to encoding/json for
+// TestFixedStructKeys holds the fixed-struct plan to encoding/json for
 // keys of every length around the two-word store (pre of 8 to 16 bytes),
 // as the first field and after others, with values of each kind it
 // writes itself, in a buffer of any spare capacity.
-func TestEncPlainStructKeys(t *testing.T) {
+func TestFixedStructKeys(t *testing.T) {
 	type (
 		k1 struct {
 			A   string  `json:"a"`
@@ -389,7 +324,7 @@ func TestEncPlainStructKeys(t *testing.T) {
 			for i := range backing {
 				backing[i] = 0xAA
 			}
-			got, ok := encAppendFast(backing[:3:3+spare], v, true)
+			got, ok := appendFast(backing[:3:3+spare], v, true)
 			if err != nil {
 				if ok {
 					t.Fatalf("%T: the fast path writes %q where encoding/json fails: %v", v, got[3:], err)
@@ -406,12 +341,12 @@ func TestEncPlainStructKeys(t *testing.T) {
 	}
 }
 
-// TestEncPlainStructLongKeyInteger holds an int or int64 field after a key
+// TestFixedStructLongKeyInteger holds an int or int64 field after a key
 // of every length from 1 to 120 bytes, first or after another field, at
 // the extremes of its range, to encoding/json, in a buffer of any spare
 // capacity with a canary past it: the integer is written in place, in
 // room that a long key must not have used up.
-func TestEncPlainStructLongKeyInteger(t *testing.T) {
+func TestFixedStructLongKeyInteger(t *testing.T) {
 	for _, it := range []reflect.Type{reflect.TypeFor[int64](), reflect.TypeFor[int]()} {
 		for n := 1; n <= 120; n++ {
 			name := strings.Repeat("k", n)
@@ -431,7 +366,7 @@ func TestEncPlainStructLongKeyInteger(t *testing.T) {
 					}
 					for spare := 0; spare <= 64+n; spare++ {
 						backing := bytes.Repeat([]byte{0xAA}, 3+spare+32)
-						got, ok := encAppendFast(backing[:3:3+spare], v.Interface(), true)
+						got, ok := appendFast(backing[:3:3+spare], v.Interface(), true)
 						if !ok || string(got[3:]) != string(want) {
 							t.Fatalf("%v = %d, %d spare bytes: %q, %v; encoding/json writes %q", typ, x, spare, got[3:], ok, want)
 						}

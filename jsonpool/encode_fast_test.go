@@ -561,18 +561,21 @@ func sameErr(err, want error) bool {
 
 // checkFast checks that the fast path itself encodes v, unless
 // encoding/json fails on it, with both escapings: a case that passed only
-// through the fallback would prove nothing about the fast path.
+// through the fallback would prove nothing about the fast path. Without
+// the fast paths (the poolkit_nounsafe tag) it checks that nothing is
+// taken.
 func checkFast(t *testing.T, v any, jsonFailed bool) {
 	t.Helper()
+	want := !jsonFailed && jsonpool.FastPaths
 	for _, html := range []bool{true, false} {
 		out, ok := jsonpool.FastEncodes(v, html)
-		if ok == jsonFailed {
-			t.Fatalf("fast path took %T (html %v): %v, want %v (encoding/json failed: %v); wrote %q", v, html, ok, !jsonFailed, jsonFailed, out)
+		if ok != want {
+			t.Fatalf("fast path took %T (html %v): %v, want %v (encoding/json failed: %v); wrote %q", v, html, ok, want, jsonFailed, out)
 		}
 	}
 	o := jsonpool.Options{Prefix: "> ", Indent: "\t"}
-	if out, ok := jsonpool.FastEncodesWith(o, v); ok == jsonFailed {
-		t.Fatalf("fast path took %T (%+v): %v, want %v; wrote %q", v, o, ok, !jsonFailed, out)
+	if out, ok := jsonpool.FastEncodesWith(o, v); ok != want {
+		t.Fatalf("fast path took %T (%+v): %v, want %v; wrote %q", v, o, ok, want, out)
 	}
 }
 
@@ -830,8 +833,8 @@ func TestFastEncodeOverlap(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := jsonpool.FastEncodes(v, true); !ok {
-				t.Fatal("the fast path does not take the aliased type")
+			if _, ok := jsonpool.FastEncodes(v, true); ok != jsonpool.FastPaths {
+				t.Fatalf("the fast path takes the aliased type: %v, want %v", ok, jsonpool.FastPaths)
 			}
 			got, err := jsonpool.Marshal(arr[:7], v)
 			if err != nil || string(got) != "prefix:"+string(want) {
@@ -846,6 +849,9 @@ func TestFastEncodeOverlap(t *testing.T) {
 // and by value, with time.Time fields included, which encoding/json
 // allocates for.
 func TestFastEncodeAllocs(t *testing.T) {
+	if !jsonpool.FastPaths {
+		t.Skip("built without the fast paths (poolkit_nounsafe)")
+	}
 	r := rand.New(rand.NewPCG(9, 10))
 	o := (&fzSource{b: randomBytes(r, 2000)}).outer()
 	o.Nums.F64, o.Nums.F32, o.Nums.F = 1.5, 2.5, [2]float64{}

@@ -5,7 +5,7 @@ package jsonpool
 // check that a case they hold to encoding/json's output is the fast
 // path's, not the fallback's.
 func FastEncodes(v any, html bool) ([]byte, bool) {
-	return encAppendFast(nil, v, html)
+	return appendFast(nil, v, html)
 }
 
 // AppendEncodeJSON is o.AppendEncode without the fast path: what
@@ -26,5 +26,10 @@ func FastEncodesWith(o Options, v any) ([]byte, bool) {
 // FastAppend is FastEncodes appending to dst, whose spare capacity it may
 // write, as the encoder's own buffer, but nothing past it.
 func FastAppend(dst []byte, v any, html bool) ([]byte, bool) {
-	return encAppendFast(dst, v, html)
+	return appendFast(dst, v, html)
 }
+
+// FastPaths reports whether the fast encode and decode paths are built
+// in: false under the poolkit_nounsafe tag, where tests of what only the
+// fast paths do (their allocation counts, which types they take) skip.
+const FastPaths = fastPaths

@@ -402,6 +402,9 @@ func TestFastDecodeRoundTrip(t *testing.T) {
 // or not, and nothing else; and that Unmarshal allocates those and its
 // slice's growth.
 func TestFastDecodeAllocs(t *testing.T) {
+	if !jsonpool.FastPaths {
+		t.Skip("built without the fast paths (poolkit_nounsafe)")
+	}
 	pooltest.SkipIfRace(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 7, 50} {

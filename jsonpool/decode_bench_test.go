@@ -1,3 +1,5 @@
+//go:build !poolkit_nounsafe
+
 package jsonpool
 
 import (

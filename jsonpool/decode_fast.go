@@ -1,0 +1,396 @@
+//go:build !poolkit_nounsafe
+
+package jsonpool
+
+import (
+	"reflect"
+	"time"
+	"unsafe"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// decodeState is the state of one fast decode.
+type decodeState struct {
+	data    []byte
+	i       int
+	nest    int    // the arrays and objects open around d.i
+	scratch []byte // unescaped strings and keys
+	// undo, when logging, holds each slice header the decode replaced,
+	// as it was before, in order, so that a decode of invalid input can
+	// put them back: see fastDecode.
+	logging bool
+	undo    []sliceUndo
+}
+
+// sliceUndo is a slice header as it was before the fast path replaced it.
+type sliceUndo struct {
+	at unsafe.Pointer // *sliceHeader
+	h  sliceHeader
+}
+
+// save logs the header at h, which the caller is about to replace.
+func (d *decodeState) save(h *sliceHeader) {
+	if d.logging {
+		d.undo = append(d.undo, sliceUndo{unsafe.Pointer(h), *h})
+	}
+}
+
+// maxScratch is the largest scratch buffer a decodeState keeps in its pool,
+// and maxUndo the longest undo log.
+const (
+	maxScratch = 64 << 10
+	maxUndo    = 1 << 10
+)
+
+var decodeStates = pool.New(func() *decodeState { return new(decodeState) })
+
+// fastDecode decodes data into *v, which is zero or cleared by Clear, and
+// returns fastDone if it did: data is then one JSON value with white space
+// around it, which isValid accepts, and *v holds the value json.Unmarshal
+// would produce. Otherwise it returns fastValid or fastInvalid, whether
+// isValid accepts data, and *v may hold part of the value: it must be
+// zeroed or cleared again before encoding/json decodes into it.
+//
+// With undo set, fastDecode returning fastInvalid first puts back every
+// slice header in *v that it replaced (by growing, or setting to nil or to
+// empty), so that clearing *v then gives what clearing it before the call
+// gave, capacities and nil slices included: a syntax error leaves the
+// target as if nothing had been decoded, as encoding/json, which checks
+// the whole document first, leaves it. Values it wrote and pointers it set
+// are erased by the clearing itself; with undo unset the caller zeroes *v,
+// which erases everything.
+func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
+	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
+	// allocation per call for a T larger than a pointer.
+	p := decodePlanOf(reflect.TypeOf((*T)(nil)).Elem())
+	if p == nil {
+		return validity(data)
+	}
+	d := decodeStates.Get()
+	d.data, d.i, d.nest, d.logging = data, 0, 0, undo
+	r := fastDone
+	if !d.value(p, unsafe.Pointer(v), 0) || d.skipSpace() != len(data) {
+		if r = validity(data); r == fastInvalid {
+			for k := len(d.undo) - 1; k >= 0; k-- {
+				*(*sliceHeader)(d.undo[k].at) = d.undo[k].h
+			}
+		}
+	}
+	d.data = nil // pin nothing of the caller's
+	clear(d.undo)
+	d.undo = d.undo[:0]
+	if cap(d.scratch) <= maxScratch && cap(d.undo) <= maxUndo {
+		decodeStates.Put(d)
+	}
+	return r
+}
+
+// maxFastDepth bounds the depth of the types the fast path follows (a
+// pointer adds a level). The JSON nesting, d.nest, is bound by
+// maxValidDepth, as in isValid, so that the fast path succeeds only on
+// documents isValid accepts.
+const maxFastDepth = 2 * maxValidDepth
+
+// skipSpace moves d.i past white space and returns it.
+func (d *decodeState) skipSpace() int {
+	if i := d.i; i < len(d.data) && d.data[i] > ' ' {
+		return i // no white space, the common case, inlined
+	}
+	d.i = skipSpace(d.data, d.i)
+	return d.i
+}
+
+// emptyArray is where an empty, non-nil slice decoded from [] points, as
+// reflect.MakeSlice's slices of capacity 0 point at the runtime's own.
+var emptyArray [0]uint64
+
+// value decodes the value at d.i into the value of p's type at ptr. Every
+// store through ptr is of that type, as p.kind (and p.bits) say, so it
+// lies within the value; the fields and elements below it are reached at
+// their offsets in reflect's layout of the type, and a slice's elements
+// only below its capacity (see array).
+func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
+	if depth > maxFastDepth {
+		return false
+	}
+	i := d.skipSpace()
+	if i >= len(d.data) {
+		return false
+	}
+	c := d.data[i]
+	if c == 'n' {
+		if literalEnd(d.data, i, "null") < 0 {
+			return false
+		}
+		d.i = i + 4
+		// null sets slices and pointers to nil, and leaves the rest
+		// (time.Time's UnmarshalJSON included) as they are.
+		switch p.kind {
+		case decodeSlice:
+			if h := (*sliceHeader)(ptr); h.data != nil {
+				d.save(h)
+				*h = sliceHeader{}
+			}
+		case decodePtr:
+			*(*unsafe.Pointer)(ptr) = nil
+		}
+		return true
+	}
+	switch p.kind {
+	case decodeBool:
+		switch c {
+		case 't':
+			if literalEnd(d.data, i, "true") < 0 {
+				return false
+			}
+			*(*bool)(ptr) = true
+			d.i = i + 4
+		case 'f':
+			if literalEnd(d.data, i, "false") < 0 {
+				return false
+			}
+			*(*bool)(ptr) = false
+			d.i = i + 5
+		default:
+			return false
+		}
+		return true
+	case decodeInt, decodeUint:
+		return d.integer(p, ptr, i)
+	case decodeFloat32, decodeFloat64:
+		if p.kind == decodeFloat64 {
+			if f, end, ok := shortFloat64(d.data, i); ok {
+				*(*float64)(ptr) = f
+				d.i = end
+				return true
+			}
+		}
+		if c != '-' && !isDigit(c) {
+			return false
+		}
+		end := numberEnd(d.data, i)
+		if end < 0 {
+			return false
+		}
+		d.i = end
+		return storeNumber(p, ptr, d.data[i:end])
+	case decodeString:
+		if c != '"' {
+			return false
+		}
+		s, ok := d.str()
+		if ok {
+			*(*string)(ptr) = s
+		}
+		return ok
+	case decodeTime:
+		if c != '"' {
+			return false
+		}
+		end := stringEnd(d.data, i)
+		if end < 0 {
+			return false
+		}
+		d.i = end
+		return (*time.Time)(ptr).UnmarshalJSON(d.data[i:end]) == nil
+	case decodePtr:
+		if *(*unsafe.Pointer)(ptr) == nil {
+			*(*unsafe.Pointer)(ptr) = reflect.New(p.typ.Elem()).UnsafePointer()
+		}
+		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
+	case decodeStruct:
+		if c != '{' || d.nest >= maxValidDepth {
+			return false
+		}
+		d.i = i + 1
+		d.nest++
+		ok := d.object(p, ptr, depth)
+		d.nest--
+		return ok
+	case decodeSlice:
+		if c != '[' || d.nest >= maxValidDepth {
+			return false
+		}
+		d.i = i + 1
+		d.nest++
+		ok := d.array(p, ptr, depth)
+		d.nest--
+		return ok
+	}
+	return false
+}
+
+// object decodes the members of the object whose '{' is before d.i into
+// the struct of p's type at ptr.
+func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
+	var seen uint64
+	next := 0 // the field after the last one set: members tend to come in order
+	i := d.skipSpace()
+	if i < len(d.data) && d.data[i] == '}' {
+		d.i = i + 1
+		return true
+	}
+	for {
+		i := d.skipSpace()
+		if i >= len(d.data) || d.data[i] != '"' {
+			return false
+		}
+		f := -1
+		if next < len(p.fields) {
+			// The next field's name, then a quote, is the whole key:
+			// a name holds no quote, backslash or control byte.
+			name := p.fields[next].name
+			if e := i + 1 + len(name); e < len(d.data) && d.data[e] == '"' && string(d.data[i+1:e]) == name {
+				f = next
+				d.i = e + 1
+			}
+		}
+		if f < 0 {
+			var ok bool
+			if f, ok = d.member(p); !ok {
+				return false
+			}
+		}
+		i = d.skipSpace()
+		if i >= len(d.data) || d.data[i] != ':' {
+			return false
+		}
+		d.i = i + 1
+		if f < 0 {
+			if !d.skipValue() {
+				return false
+			}
+		} else {
+			fp := &p.fields[f]
+			if seen&fp.once != 0 {
+				return false // a repeated key would merge into the field
+			}
+			seen |= fp.once
+			if !d.value(fp.plan, unsafe.Add(ptr, fp.off), depth+1) {
+				return false
+			}
+			next = f + 1
+		}
+		i = d.skipSpace()
+		if i >= len(d.data) {
+			return false
+		}
+		switch d.data[i] {
+		case ',':
+			d.i = i + 1
+		case '}':
+			d.i = i + 1
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// member reads the key at d.i, one that is not simply the name of the field
+// expected next, and returns the index of the field it names, or -1 for
+// none.
+func (d *decodeState) member(p *decodePlan) (int, bool) {
+	key, ascii, ok := d.key()
+	if !ok {
+		return -1, false
+	}
+	for j := range p.fields {
+		if p.fields[j].name == string(key) {
+			return j, true
+		}
+	}
+	if !ascii {
+		// encoding/json folds the cases of Unicode runes, which may turn
+		// the key into one of the names (the Kelvin sign into K, a long s
+		// into S), v1 and v2 by rules that differ.
+		return -1, false
+	}
+	for j := range p.fields {
+		if equalFoldASCII(p.fields[j].name, key) {
+			return j, true
+		}
+	}
+	return -1, true
+}
+
+// equalFoldASCII reports whether the ASCII strings name and key are equal
+// but for the case of their letters.
+func equalFoldASCII(name string, key []byte) bool {
+	if len(name) != len(key) {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		a, b := name[i], key[i]
+		if a == b {
+			continue
+		}
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
+}
+
+// array decodes the elements of the array whose '[' is before d.i into the
+// slice of p's type at ptr, which has length 0 and whose elements up to its
+// capacity are zero, as Clear and zeroing leave it.
+func (d *decodeState) array(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
+	h := (*sliceHeader)(ptr)
+	i := d.skipSpace()
+	if i < len(d.data) && d.data[i] == ']' {
+		d.i = i + 1
+		// [] is an empty slice, not nil.
+		if h.data == nil {
+			d.save(h)
+			h.data = unsafe.Pointer(&emptyArray)
+		}
+		h.len = 0
+		return true
+	}
+	n := 0
+	h.len = 0
+	for {
+		if n == h.cap {
+			// Grow keeps the elements and zeroes the new room.
+			d.save(h)
+			reflect.NewAt(p.typ, ptr).Elem().Grow(1)
+		}
+		h.len = n + 1
+		if !d.value(p.elem, unsafe.Add(h.data, uintptr(n)*p.size), depth+1) {
+			return false
+		}
+		n++
+		i := d.skipSpace()
+		if i >= len(d.data) {
+			return false
+		}
+		switch d.data[i] {
+		case ',':
+			d.i = i + 1
+		case ']':
+			d.i = i + 1
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// skipValue moves d.i past the value at d.i, and reports false if it is not
+// valid JSON, or would nest containers deeper than isValid allows.
+func (d *decodeState) skipValue() bool {
+	i := validEnd(d.data, d.skipSpace(), maxValidDepth-d.nest)
+	if i < 0 {
+		return false
+	}
+	d.i = i
+	return true
+}

@@ -1,8 +1,0 @@
-//go:build goexperiment.jsonv2
-
-package jsonpool
-
-// encInvalidUTF8 is what encoding/json writes for each byte of invalid
-// UTF-8 in a string: built with GOEXPERIMENT=jsonv2, its v2 engine writes
-// the replacement character U+FFFD itself, unescaped.
-const encInvalidUTF8 = "\ufffd"
