@@ -16,7 +16,7 @@ import (
 // per request from a pool.Pool (WithReset, WithKeep) holding the decode
 // target, the receipt, the typed SQL argument list and the buffers;
 // the body read into a reused buffer and jsonpool.UnmarshalReuse into the
-// target, keeping its capacity (the README's recipe, Example_handler);
+// target, keeping its capacity (the recipe of Example_handler);
 // the two INSERTs parsed once (sqlinterp.MustParse) and interpolated with
 // Query.AppendArgs into the request's packet buffer, without boxing;
 // jsonpool.AppendEncode into a reused buffer written with one Write;
@@ -168,7 +168,7 @@ func addItemArgs(a *sqlinterp.Args, o *Order, r *Receipt) {
 }
 
 // readBody appends what r holds to dst, up to max bytes, growing dst to
-// little more than max+1 bytes however long r is, as the README's recipe reads a
+// little more than max+1 bytes however long r is, as Example_handler's recipe reads a
 // body into its scratch value: no reader is wrapped around r, so nothing
 // is allocated once dst has grown.
 func readBody(dst []byte, r io.Reader, max int) ([]byte, error) {
