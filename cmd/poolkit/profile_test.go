@@ -24,6 +24,7 @@ import (
 
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/profallocs"
+	"github.com/poolkit/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
@@ -405,7 +406,7 @@ func TestHasProfileFlag(t *testing.T) {
 // the limit, not the gigabyte it inflates to.
 func TestAllocsProfileBomb(t *testing.T) {
 	pooltest.SkipIfRace(t)                   // the race detector's shadow memory would blur the figure
-	bomb := pooltest.GzipBomb(t, 16, 64<<20) // about 1 MiB, 1 GiB inflated
+	bomb := proftest.GzipBomb(t, 16, 64<<20) // about 1 MiB, 1 GiB inflated
 	dir := t.TempDir()
 	file := filepath.Join(dir, "bomb.pb.gz")
 	if err := os.WriteFile(file, bomb, 0o644); err != nil {
@@ -458,7 +459,7 @@ func TestAllocsProfileBomb(t *testing.T) {
 // TestAllocsProfileUnsymbolized checks that a profile whose stacks hold
 // addresses only is called unsymbolized, with the command that fixes it.
 func TestAllocsProfileUnsymbolized(t *testing.T) {
-	data, _ := pooltest.UnsymbolizedProfile(t)
+	data, _ := proftest.UnsymbolizedProfile(t)
 	file := filepath.Join(t.TempDir(), "unsymbolized.pb.gz")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
@@ -31,11 +32,11 @@ func varintLen(n int) string {
 // allocates, on real profiles and on inputs shaped to cost most per byte.
 func TestParseCost(t *testing.T) {
 	pooltest.SkipIfRace(t)
-	real, err := gzpool.AppendDecompress(nil, pooltest.AllocsProfile(t, 0), -1)
+	real, err := gzpool.AppendDecompress(nil, proftest.AllocsProfile(t, 0), -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := pooltest.AllocsProfile(t, 1)
+	text := proftest.AllocsProfile(t, 1)
 	const n = 1 << 20
 	labels := "\x12" + varintLen(n) + strings.Repeat("\x1a\x00", n/2)
 	lines := "\x22" + varintLen(n) + strings.Repeat("\x22\x00", n/2)

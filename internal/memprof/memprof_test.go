@@ -13,6 +13,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/poolkit/poolkit/gzpool"
+	"github.com/poolkit/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
@@ -80,7 +81,7 @@ func TestParseOwnHeapProfile(t *testing.T) {
 		sink = append(sink[:0], make([]byte, 100+i))
 	}
 	runtime.GC() // the profile publishes allocations as of the last GC
-	p, err := Parse(pooltest.AllocsProfile(t, 0), DefaultLimit)
+	p, err := Parse(proftest.AllocsProfile(t, 0), DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestParseErrors(t *testing.T) {
 // members of 64 MiB of zeros, 1 GiB decompressed, costs about the limit.
 func TestParseLimit(t *testing.T) {
 	pooltest.SkipIfRace(t) // the race detector's shadow memory would blur the figure
-	bomb := pooltest.GzipBomb(t, 16, 64<<20)
+	bomb := proftest.GzipBomb(t, 16, 64<<20)
 	for _, limit := range []int64{1 << 20, DefaultLimit} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -167,7 +168,7 @@ func TestParseLimit(t *testing.T) {
 // profile gzipped twice, which pprof's parser would inflate again with no
 // limit, is refused.
 func TestParseLimitBoundary(t *testing.T) {
-	gz := pooltest.AllocsProfile(t, 0)
+	gz := proftest.AllocsProfile(t, 0)
 	plain, err := gzpool.AppendDecompress(nil, gz, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestParseLimitBoundary(t *testing.T) {
 // TestParseUnsymbolized checks that samples whose locations carry
 // addresses but no lines are counted, not taken for an empty profile.
 func TestParseUnsymbolized(t *testing.T) {
-	data, objs := pooltest.UnsymbolizedProfile(t)
+	data, objs := proftest.UnsymbolizedProfile(t)
 	got, err := Parse(data, DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +239,7 @@ func TestSampled(t *testing.T) {
 			}
 		}
 	}
-	p, err := Parse(pooltest.AllocsProfile(t, 0), DefaultLimit)
+	p, err := Parse(proftest.AllocsProfile(t, 0), DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}

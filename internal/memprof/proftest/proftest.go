@@ -1,4 +1,6 @@
-package pooltest
+// Package proftest makes the memory profiles that the tests of poolkit
+// allocs and its profile reader need: real, unsymbolized and hostile ones.
+package proftest
 
 import (
 	"bytes"
