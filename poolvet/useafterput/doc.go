@@ -87,6 +87,11 @@
 // (the value may still be the one put back). Comparing the variable with
 // the result of a later Get (again := get(); if again != s { t.Skip() })
 // ends the check too: the code is testing that the pool handed it back.
+// In a test function (TestXxx in a _test.go file) a value that is only
+// read after the Put, its fields compared, measured with len or cap or
+// passed to t.Errorf, is not reported: such a test checks what the
+// release left behind (cap(e.buf) after putEncoder(e)), which it can only
+// do by reading it. A write, a method call or a hand-off there still is.
 //
 // Suggested fixes copy the slice out with append([]byte(nil), ...) (for
 // slices of a basic type): at the return for a deferred Put, at the

@@ -181,7 +181,9 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 	for _, s := range list[i+1:] {
 		sc.scan(s)
 		if sc.found != nil {
-			reportUse(pass, put, al, sc.found)
+			if !inspectsRelease(pass, stmt, list[i+1:], sc.live) {
+				reportUse(pass, put, al, sc.found)
+			}
 			return
 		}
 		if sc.stop || !sc.live[x] {
@@ -1282,6 +1284,106 @@ func hasRefsDepth(t types.Type, depth int) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// inspectsRelease reports whether the statements after a Put, in a test
+// function (TestXxx of a _test.go file), only read the released value:
+// a test of a release function must look at what the release left
+// behind (cap(e.buf) after putEncoder(e)), and in a test nothing else
+// takes from the pool meanwhile unless the test starts it. Every use of
+// a live variable must be a read of it or of its fields (x, x.f, x.f[i])
+// compared, measured by len or cap, or passed to a testing call; any
+// write, method call, address taken or other hand-off is still a use.
+func inspectsRelease(pass *analysis.Pass, stmt inspector.Cursor, after []ast.Stmt, live map[types.Object]bool) bool {
+	var fd *ast.FuncDecl
+	for e := range stmt.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		fd, _ = e.Node().(*ast.FuncDecl)
+		break
+	}
+	if fd == nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Recv != nil ||
+		!strings.HasSuffix(pass.Fset.Position(fd.Pos()).Filename, "_test.go") {
+		return false
+	}
+	info := pass.TypesInfo
+	for _, s := range after {
+		ok := true
+		var stack []ast.Node
+		ast.Inspect(s, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return false
+			}
+			stack = append(stack, n)
+			if _, lit := n.(*ast.FuncLit); lit {
+				ok = false // a closure may run after anything: keep it simple
+			}
+			if id, isID := n.(*ast.Ident); isID && live[info.ObjectOf(id)] && !inspection(info, stack) {
+				ok = false
+			}
+			if !ok {
+				stack = stack[:len(stack)-1]
+			}
+			return ok
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// inspection reports whether the identifier on top of stack (its
+// ancestors below it) is read only: the root of a chain of field
+// selections and indexing, which is compared, given to len or cap, or
+// passed to a function of package testing.
+func inspection(info *types.Info, stack []ast.Node) bool {
+	i := len(stack) - 1
+	cur := stack[i].(ast.Expr)
+	chain := false
+	for i--; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+		case *ast.SelectorExpr:
+			sel := info.Selections[p]
+			if p.X != cur || sel == nil || sel.Kind() != types.FieldVal {
+				return false
+			}
+			chain = true
+		case *ast.IndexExpr:
+			if p.X != cur {
+				return true // x used as an index: a read
+			}
+			chain = true
+		default:
+			return readContext(info, stack[i], cur, chain)
+		}
+		cur = stack[i].(ast.Expr)
+	}
+	return false
+}
+
+// readContext reports whether parent only reads e: a comparison, len or
+// cap of it, an argument to a testing call, or (for a field, not the
+// value itself) the value of a map or struct literal element.
+func readContext(info *types.Info, parent ast.Node, e ast.Expr, field bool) bool {
+	switch p := parent.(type) {
+	case *ast.BinaryExpr:
+		return p.Op == token.EQL || p.Op == token.NEQ || field
+	case *ast.KeyValueExpr:
+		return field && p.Value == e && !hasRefs(info.TypeOf(e))
+	case *ast.CallExpr:
+		if p.Fun == e {
+			return false
+		}
+		if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok {
+			if b, ok := info.Uses[id].(*types.Builtin); ok {
+				return b.Name() == "len" || b.Name() == "cap"
+			}
+		}
+		fn := typeutil.StaticCallee(info, p)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "testing"
 	}
 	return false
 }
