@@ -93,6 +93,11 @@
 // release left behind (cap(e.buf) after putEncoder(e)), which it can only
 // do by reading it. A write, a method call or a hand-off there still is.
 //
+// A Put inside an if, switch or select branch, or a block, is followed
+// past it when the branch does not end in a return, break, continue, goto
+// or panic: in "if short { p.Put(m[:n]) }; use(m)" m is used after the
+// Put. A Put in a loop body is not followed past the loop.
+//
 // Suggested fixes copy the slice out with append([]byte(nil), ...) (for
 // slices of a basic type): at the return for a deferred Put, at the
 // assignment of the aliasing variable otherwise. Uses across loop

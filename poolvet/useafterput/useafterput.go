@@ -178,18 +178,90 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 		} // else it aliases memory the pool no longer holds
 	}
 	sc := &afterScan{info: info, pc: put.pc, x: x, live: live, regot: map[types.Object]bool{}}
-	for _, s := range list[i+1:] {
-		sc.scan(s)
-		if sc.found != nil {
-			if !inspectsRelease(pass, stmt, list[i+1:], sc.live) {
-				reportUse(pass, put, al, sc.found)
+	for cur := stmt; ; {
+		after := list[i+1:]
+		for _, s := range after {
+			sc.scan(s)
+			if sc.found != nil {
+				if !inspectsRelease(pass, stmt, after, sc.live) {
+					reportUse(pass, put, al, sc.found)
+				}
+				return
 			}
+			if sc.stop || !sc.live[x] {
+				return
+			}
+		}
+		if len(list) > 0 && leaves(info, list[len(list)-1]) {
 			return
 		}
-		if sc.stop || !sc.live[x] {
+		// Go on after the branch or block holding the Put:
+		// "if short { Put(m[:n]) }; use(m)" uses m after the Put.
+		var ok bool
+		if cur, ok = enclosingStmt(cur); !ok {
+			return
+		}
+		list = flow.StmtList(cur.Parent().Node())
+		if i = indexOf(list, cur.Node()); i < 0 {
 			return
 		}
 	}
+}
+
+// enclosingStmt returns the if, switch, select or block statement whose
+// branch or body holds stmt, for the statements after it to run after
+// stmt. It returns false for a loop body or a function body, and for
+// anything else.
+func enclosingStmt(stmt inspector.Cursor) (inspector.Cursor, bool) {
+	c := stmt.Parent()
+	switch c.Node().(type) {
+	case *ast.CaseClause, *ast.CommClause:
+		c = c.Parent().Parent() // the clause, the body, the switch or select
+		switch c.Node().(type) {
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+		default:
+			return c, false
+		}
+	case *ast.BlockStmt:
+		switch c.Parent().Node().(type) {
+		case *ast.IfStmt:
+			c = c.Parent()
+			for {
+				if _, elseOf := c.Parent().Node().(*ast.IfStmt); !elseOf {
+					break
+				}
+				c = c.Parent() // if a {} else if b { Put } : after the outer if
+			}
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.LabeledStmt:
+			// a bare block, a statement of a list
+		default:
+			return c, false
+		}
+	default:
+		return c, false
+	}
+	if flow.StmtList(c.Parent().Node()) == nil {
+		return c, false
+	}
+	return c, true
+}
+
+// leaves reports whether s ends its statement list by leaving it: a
+// return, a branch (break, continue, goto, fallthrough), or a call of
+// panic.
+func leaves(info *types.Info, s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+				b, isB := info.Uses[id].(*types.Builtin)
+				return isB && b.Name() == "panic"
+			}
+		}
+	}
+	return false
 }
 
 // afterScan looks for the first use of a live variable in the statements
