@@ -96,7 +96,9 @@
 // A Put inside an if, switch or select branch, or a block, is followed
 // past it when the branch does not end in a return, break, continue, goto
 // or panic: in "if short { p.Put(m[:n]) }; use(m)" m is used after the
-// Put. A Put in a loop body is not followed past the loop.
+// Put. Past the branch only uses outside later branches and loop bodies
+// count, since a later branch may be guarded by a condition the Put's
+// branch rules out. A Put in a loop body is not followed past the loop.
 //
 // Suggested fixes copy the slice out with append([]byte(nil), ...) (for
 // slices of a basic type): at the return for a deferred Put, at the

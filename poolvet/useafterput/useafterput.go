@@ -201,6 +201,7 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 		if cur, ok = enclosingStmt(cur); !ok {
 			return
 		}
+		sc.outside = true
 		list = flow.StmtList(cur.Parent().Node())
 		if i = indexOf(list, cur.Node()); i < 0 {
 			return
@@ -276,6 +277,12 @@ type afterScan struct {
 	// regot holds the variables assigned a Get after the Put: comparing
 	// one with x (again != s) tests whether the pool handed x back.
 	regot map[types.Object]bool
+	// outside is set once the scan has left the branch holding the Put:
+	// a branch after it may be guarded by a condition the Put's branch
+	// rules out, so only uses outside branches and loop bodies count
+	// (the branches still decide what stays live).
+	outside bool
+	muted   int // > 0 inside such a branch: uses are not reported
 }
 
 // scan looks at one statement: an assignment kills the live variables it
@@ -328,7 +335,7 @@ func (sc *afterScan) scan(n ast.Node) {
 
 // check looks for a use anywhere in n.
 func (sc *afterScan) check(n ast.Node) {
-	if sc.found == nil && !sc.stop && n != nil {
+	if sc.found == nil && !sc.stop && n != nil && sc.muted == 0 {
 		sc.found = firstUse(sc.info, n, sc.live)
 	}
 }
@@ -354,6 +361,10 @@ func (sc *afterScan) branches(skippable bool, ns ...ast.Node) {
 		if n != nil {
 			alts = append(alts, n)
 		}
+	}
+	if sc.outside {
+		sc.muted++
+		defer func() { sc.muted-- }()
 	}
 	for i, n := range alts {
 		if i > 0 {

@@ -83,3 +83,35 @@ func inLoop(n int) {
 	}
 	_ = m
 }
+
+// After the branch that puts back, a use under a condition that the same
+// branch rules out: branches after the Put's branch are not followed.
+func correlated(k int) {
+	m := read()
+	adjusted := false
+	if k > 1 {
+		bufs.Put(m)
+	} else {
+		adjusted = true
+	}
+	if adjusted {
+		invalid(m)
+	}
+	for range k {
+		if adjusted {
+			invalid(m)
+		}
+	}
+}
+
+// A use after the branch, after a later branch that may leave it alone.
+func laterBranch(k int) {
+	m := read()
+	if k > 1 {
+		bufs.Put(m)
+	}
+	if k > 5 {
+		m = read()
+	}
+	invalid(m) // want `m is used after it was put back into bufs on line 111`
+}
