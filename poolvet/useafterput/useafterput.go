@@ -1392,21 +1392,12 @@ func inspectsRelease(pass *analysis.Pass, stmt inspector.Cursor, after []ast.Stm
 	info := pass.TypesInfo
 	for _, s := range after {
 		ok := true
-		var stack []ast.Node
-		ast.Inspect(s, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return false
-			}
-			stack = append(stack, n)
+		ast.PreorderStack(s, nil, func(n ast.Node, stack []ast.Node) bool {
 			if _, lit := n.(*ast.FuncLit); lit {
 				ok = false // a closure may run after anything: keep it simple
 			}
-			if id, isID := n.(*ast.Ident); isID && live[info.ObjectOf(id)] && !inspection(info, stack) {
+			if id, isID := n.(*ast.Ident); isID && live[info.ObjectOf(id)] && !inspection(info, id, stack) {
 				ok = false
-			}
-			if !ok {
-				stack = stack[:len(stack)-1]
 			}
 			return ok
 		})
@@ -1417,15 +1408,14 @@ func inspectsRelease(pass *analysis.Pass, stmt inspector.Cursor, after []ast.Stm
 	return true
 }
 
-// inspection reports whether the identifier on top of stack (its
-// ancestors below it) is read only: the root of a chain of field
-// selections and indexing, which is compared, given to len or cap, or
-// passed to a function of package testing.
-func inspection(info *types.Info, stack []ast.Node) bool {
-	i := len(stack) - 1
-	cur := stack[i].(ast.Expr)
+// inspection reports whether id, under the ancestors in stack (the
+// innermost last), is read only: the root of a chain of field selections
+// and indexing, which is compared, given to len or cap, or passed to a
+// function of package testing.
+func inspection(info *types.Info, id *ast.Ident, stack []ast.Node) bool {
+	var cur ast.Expr = id
 	chain := false
-	for i--; i >= 0; i-- {
+	for i := len(stack) - 1; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr:
 		case *ast.SelectorExpr:
