@@ -41,8 +41,9 @@
 // its Put is never reported for that.
 //
 // The same allocation hides in Put(&s) when s is a slice or string that is
-// a parameter or a local copy of a header (s := *bp, s := (*bp)[:n]): &s
-// moves s to the heap, a new header on every call, for sync.Pool and
+// a parameter or a local copy of a header (s := *bp, s := (*bp)[:n]), also
+// when calls given s replace it with its grown memory (s = append(s, x),
+// s, err = Decode(s, src)): &s moves s to the heap, a new header on every call, for sync.Pool and
 // pool.Pool alike. Put back the pointer the header came from (*bp = s;
 // Put(bp)). A fresh slice made to fill the pool (b := make(...);
 // Put(&b)) is not reported: that allocation is the point.

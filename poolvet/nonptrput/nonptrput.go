@@ -141,17 +141,31 @@ func isParam(pass *analysis.Pass, v *types.Var) bool {
 }
 
 // copiedHeader reports whether every value given to the local v is a copy
-// of an existing header: *p, (*p)[i:j], or a reslice of a parameter (an
-// append to v or a reslice of v aside).
+// of an existing header: *p, (*p)[i:j], or a reslice of a parameter (a
+// reslice of v, or a call given v whose first result replaces it, such as
+// append(v, ...) or v, err = Decode(v, src), aside).
 func copiedHeader(pass *analysis.Pass, v *types.Var) bool {
 	info := pass.TypesInfo
 	n, copies := 0, 0
+	// grows reports whether e is a call given v (or a reslice of it):
+	// b = append(b[:0], ...), b, err = Decode(b, src), which return the
+	// memory of the header they were given, grown.
+	grows := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		for _, a := range call.Args {
+			if flow.Root(info, a) == v {
+				return true
+			}
+		}
+		return false
+	}
 	check := func(rhs ast.Expr) {
 		e := ast.Unparen(rhs)
-		if call, ok := e.(*ast.CallExpr); ok && len(call.Args) > 0 {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" && flow.Root(info, call.Args[0]) == v {
-				return // b = append(b[:0], ...): still the same header's memory
-			}
+		if grows(e) {
+			return // still the same header's memory
 		}
 		if sl, ok := e.(*ast.SliceExpr); ok && flow.Root(info, sl.X) == v {
 			return // b = b[:0]
@@ -180,7 +194,9 @@ func copiedHeader(pass *analysis.Pass, v *types.Var) bool {
 				for i, l := range node.Lhs {
 					if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
 						if len(node.Lhs) != len(node.Rhs) {
-							n++
+							if i > 0 || !grows(node.Rhs[0]) {
+								n++
+							}
 							continue
 						}
 						check(node.Rhs[i])

@@ -22,8 +22,9 @@
 //     used as a value: assigned, declared, returned, passed or put in a
 //     literal, including *f() (e := *Default()), which copylocks takes
 //     for a fresh value. *new(T) and *f() of a function returning only
-//     &T{...} or new(T), in this package or another (p = *lib.NewPool()),
-//     are fresh, and not reported.
+//     &T{...} or new(T), or a local variable only ever assigned one of
+//     those (app := &App{...}; ...; return app), in this package or
+//     another (p = *lib.NewPool()), are fresh, and not reported.
 //
 // Bad:
 //

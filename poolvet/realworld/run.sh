@@ -18,7 +18,7 @@
 #	poolvet/realworld/run.sh [-seen] [-go]
 #
 # By default it runs the modules poolvet had never been run on before
-# they were triaged; -seen adds the modules of the earlier rounds, -go
+# they were triaged; -seen adds the modules of the earlier runs, -go
 # adds Go's own std and cmd. The scratch directory is
 # $POOLVET_REALWORLD (default /tmp/poolvet-realworld); copies already
 # there are reused. Only the Go module proxy is needed.

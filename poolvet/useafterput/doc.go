@@ -87,6 +87,18 @@
 // (the value may still be the one put back). Comparing the variable with
 // the result of a later Get (again := get(); if again != s { t.Skip() })
 // ends the check too: the code is testing that the pool handed it back.
+// In a test function (TestXxx in a _test.go file) a value that is only
+// read after the Put, its fields compared, measured with len or cap or
+// passed to t.Errorf, is not reported: such a test checks what the
+// release left behind (cap(e.buf) after putEncoder(e)), which it can only
+// do by reading it. A write, a method call or a hand-off there still is.
+//
+// A Put inside an if, switch or select branch, or a block, is followed
+// past it when the branch does not end in a return, break, continue, goto
+// or panic: in "if short { p.Put(m[:n]) }; use(m)" m is used after the
+// Put. Past the branch only uses outside later branches and loop bodies
+// count, since a later branch may be guarded by a condition the Put's
+// branch rules out. A Put in a loop body is not followed past the loop.
 //
 // Suggested fixes copy the slice out with append([]byte(nil), ...) (for
 // slices of a basic type): at the return for a deferred Put, at the

@@ -178,16 +178,91 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 		} // else it aliases memory the pool no longer holds
 	}
 	sc := &afterScan{info: info, pc: put.pc, x: x, live: live, regot: map[types.Object]bool{}}
-	for _, s := range list[i+1:] {
-		sc.scan(s)
-		if sc.found != nil {
-			reportUse(pass, put, al, sc.found)
+	for cur := stmt; ; {
+		after := list[i+1:]
+		for _, s := range after {
+			sc.scan(s)
+			if sc.found != nil {
+				if !inspectsRelease(pass, stmt, after, sc.live) {
+					reportUse(pass, put, al, sc.found)
+				}
+				return
+			}
+			if sc.stop || !sc.live[x] {
+				return
+			}
+		}
+		if len(list) > 0 && leaves(info, list[len(list)-1]) {
 			return
 		}
-		if sc.stop || !sc.live[x] {
+		// Go on after the branch or block holding the Put:
+		// "if short { Put(m[:n]) }; use(m)" uses m after the Put.
+		var ok bool
+		if cur, ok = enclosingStmt(cur); !ok {
+			return
+		}
+		sc.outside = true
+		list = flow.StmtList(cur.Parent().Node())
+		if i = indexOf(list, cur.Node()); i < 0 {
 			return
 		}
 	}
+}
+
+// enclosingStmt returns the if, switch, select or block statement whose
+// branch or body holds stmt, for the statements after it to run after
+// stmt. It returns false for a loop body or a function body, and for
+// anything else.
+func enclosingStmt(stmt inspector.Cursor) (inspector.Cursor, bool) {
+	c := stmt.Parent()
+	switch c.Node().(type) {
+	case *ast.CaseClause, *ast.CommClause:
+		c = c.Parent().Parent() // the clause, the body, the switch or select
+		switch c.Node().(type) {
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+		default:
+			return c, false
+		}
+	case *ast.BlockStmt:
+		switch c.Parent().Node().(type) {
+		case *ast.IfStmt:
+			c = c.Parent()
+			for {
+				if _, elseOf := c.Parent().Node().(*ast.IfStmt); !elseOf {
+					break
+				}
+				c = c.Parent() // if a {} else if b { Put } : after the outer if
+			}
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.LabeledStmt:
+			// a bare block, a statement of a list
+		default:
+			return c, false
+		}
+	default:
+		return c, false
+	}
+	if flow.StmtList(c.Parent().Node()) == nil {
+		return c, false
+	}
+	return c, true
+}
+
+// leaves reports whether s ends its statement list by leaving it: a
+// return, a branch (break, continue, goto, fallthrough), or a call of
+// panic.
+func leaves(info *types.Info, s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+				b, isB := info.Uses[id].(*types.Builtin)
+				return isB && b.Name() == "panic"
+			}
+		}
+	}
+	return false
 }
 
 // afterScan looks for the first use of a live variable in the statements
@@ -202,6 +277,12 @@ type afterScan struct {
 	// regot holds the variables assigned a Get after the Put: comparing
 	// one with x (again != s) tests whether the pool handed x back.
 	regot map[types.Object]bool
+	// outside is set once the scan has left the branch holding the Put:
+	// a branch after it may be guarded by a condition the Put's branch
+	// rules out, so only uses outside branches and loop bodies count
+	// (the branches still decide what stays live).
+	outside bool
+	muted   int // > 0 inside such a branch: uses are not reported
 }
 
 // scan looks at one statement: an assignment kills the live variables it
@@ -254,7 +335,7 @@ func (sc *afterScan) scan(n ast.Node) {
 
 // check looks for a use anywhere in n.
 func (sc *afterScan) check(n ast.Node) {
-	if sc.found == nil && !sc.stop && n != nil {
+	if sc.found == nil && !sc.stop && n != nil && sc.muted == 0 {
 		sc.found = firstUse(sc.info, n, sc.live)
 	}
 }
@@ -280,6 +361,10 @@ func (sc *afterScan) branches(skippable bool, ns ...ast.Node) {
 		if n != nil {
 			alts = append(alts, n)
 		}
+	}
+	if sc.outside {
+		sc.muted++
+		defer func() { sc.muted-- }()
 	}
 	for i, n := range alts {
 		if i > 0 {
@@ -1282,6 +1367,96 @@ func hasRefsDepth(t types.Type, depth int) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// inspectsRelease reports whether the statements after a Put, in a test
+// function (TestXxx of a _test.go file), only read the released value:
+// a test of a release function must look at what the release left
+// behind (cap(e.buf) after putEncoder(e)), and in a test nothing else
+// takes from the pool meanwhile unless the test starts it. Every use of
+// a live variable must be a read of it or of its fields (x, x.f, x.f[i])
+// compared, measured by len or cap, or passed to a testing call; any
+// write, method call, address taken or other hand-off is still a use.
+func inspectsRelease(pass *analysis.Pass, stmt inspector.Cursor, after []ast.Stmt, live map[types.Object]bool) bool {
+	var fd *ast.FuncDecl
+	for e := range stmt.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		fd, _ = e.Node().(*ast.FuncDecl)
+		break
+	}
+	if fd == nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Recv != nil ||
+		!strings.HasSuffix(pass.Fset.Position(fd.Pos()).Filename, "_test.go") {
+		return false
+	}
+	info := pass.TypesInfo
+	for _, s := range after {
+		ok := true
+		ast.PreorderStack(s, nil, func(n ast.Node, stack []ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				ok = false // a closure may run after anything: keep it simple
+			}
+			if id, isID := n.(*ast.Ident); isID && live[info.ObjectOf(id)] && !inspection(info, id, stack) {
+				ok = false
+			}
+			return ok
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// inspection reports whether id, under the ancestors in stack (the
+// innermost last), is read only: the root of a chain of field selections
+// and indexing, which is compared, given to len or cap, or passed to a
+// function of package testing.
+func inspection(info *types.Info, id *ast.Ident, stack []ast.Node) bool {
+	var cur ast.Expr = id
+	chain := false
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+		case *ast.SelectorExpr:
+			sel := info.Selections[p]
+			if p.X != cur || sel == nil || sel.Kind() != types.FieldVal {
+				return false
+			}
+			chain = true
+		case *ast.IndexExpr:
+			if p.X != cur {
+				return true // x used as an index: a read
+			}
+			chain = true
+		default:
+			return readContext(info, stack[i], cur, chain)
+		}
+		cur = stack[i].(ast.Expr)
+	}
+	return false
+}
+
+// readContext reports whether parent only reads e: a comparison, len or
+// cap of it, an argument to a testing call, or (for a field, not the
+// value itself) the value of a map or struct literal element.
+func readContext(info *types.Info, parent ast.Node, e ast.Expr, field bool) bool {
+	switch p := parent.(type) {
+	case *ast.BinaryExpr:
+		return p.Op == token.EQL || p.Op == token.NEQ || field
+	case *ast.KeyValueExpr:
+		return field && p.Value == e && !hasRefs(info.TypeOf(e))
+	case *ast.CallExpr:
+		if p.Fun == e {
+			return false
+		}
+		if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok {
+			if b, ok := info.Uses[id].(*types.Builtin); ok {
+				return b.Name() == "len" || b.Name() == "cap"
+			}
+		}
+		fn := typeutil.StaticCallee(info, p)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "testing"
 	}
 	return false
 }

@@ -2,11 +2,13 @@ package poolcall
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
 // FreshFact is exported for each function whose every return statement
-// returns &T{...} or new(T): a constructor, whose result is a value no one
+// returns &T{...} or new(T), directly or through a local variable that
+// only ever holds one (see ReturnsFresh): a constructor, whose result is a value no one
 // else holds yet. poolcopy takes *NewPool() of such a function, from any
 // package, for a fresh pool rather than a copy of one in use.
 type FreshFact struct{}
@@ -47,9 +49,10 @@ func (st *state) collectFresh(decls []*ast.FuncDecl) {
 }
 
 // ReturnsFresh reports whether every return statement of body (outside
-// function literals) returns one value, &T{...} or new(T), and there is
-// at least one.
+// function literals) returns one value, &T{...} or new(T), or a local
+// variable that only ever holds such a value, and there is at least one.
 func ReturnsFresh(info *types.Info, body *ast.BlockStmt) bool {
+	locals := freshLocals(info, body)
 	ok, returns := true, 0
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -61,11 +64,86 @@ func ReturnsFresh(info *types.Info, body *ast.BlockStmt) bool {
 				ok = false
 				return false
 			}
-			if !isFresh(info, n.Results[0]) {
+			r := ast.Unparen(n.Results[0])
+			if id, isID := r.(*ast.Ident); isID && locals[info.Uses[id]] {
+				return false
+			}
+			if !isFresh(info, r) {
 				ok = false
 			}
 		}
 		return ok
 	})
 	return ok && returns > 0
+}
+
+// freshLocals returns the variables declared in body that only ever hold
+// a new pointer: every assignment to one (in body or a function literal
+// in it) is &T{...} or new(T), its address is never taken, and what it
+// points to is never overwritten as a whole (*v = x). Such a variable
+// (app := &App{...}; app.x = ...; return app) returns a value no one else
+// holds, as &T{...} does.
+func freshLocals(info *types.Info, body *ast.BlockStmt) map[types.Object]bool {
+	fresh := map[types.Object]bool{}
+	spoilt := map[types.Object]bool{}
+	local := func(id *ast.Ident) types.Object {
+		v, ok := info.ObjectOf(id).(*types.Var)
+		if !ok || v.IsField() || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+			return nil
+		}
+		return v
+	}
+	assign := func(lhs, rhs ast.Expr) {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			return
+		}
+		if obj := local(id); obj != nil {
+			if rhs != nil && isFresh(info, rhs) {
+				fresh[obj] = true
+			} else {
+				spoilt[obj] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if star, ok := ast.Unparen(lhs).(*ast.StarExpr); ok {
+					assign(star.X, nil) // *v = x: the struct is a copy
+					continue
+				}
+				var rhs ast.Expr
+				if len(n.Lhs) == len(n.Rhs) {
+					rhs = n.Rhs[i]
+				}
+				assign(lhs, rhs)
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				var rhs ast.Expr
+				if len(n.Values) == len(n.Names) {
+					rhs = n.Values[i]
+				}
+				assign(name, rhs)
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil {
+				assign(n.Key, nil)
+			}
+			if n.Value != nil {
+				assign(n.Value, nil)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				assign(n.X, nil) // &v: anything may store through it
+			}
+		}
+		return true
+	})
+	for obj := range spoilt {
+		delete(fresh, obj)
+	}
+	return fresh
 }

@@ -41,7 +41,29 @@ func stringParam(s string) {
 	strs.Put(&s) // want `strs.Put\(&s\) allocates a new string header on every call \(s is a parameter\)`
 }
 
+func decode(dst, src []byte) ([]byte, error) { return append(dst, src...), nil }
+
+// A copy grown by a call that returns its argument's grown slice, put
+// back in a deferred closure.
+func grownInClosure(src []byte) ([]byte, error) {
+	buffer := *bufs.Get().(*[]byte)
+	defer func() {
+		buffer = buffer[:0]
+		bufs.Put(&buffer) // want `bufs.Put\(&buffer\) allocates a new slice header on every call \(buffer is a local copy\)`
+	}()
+	buffer, err := decode(buffer, src)
+	return append([]byte(nil), buffer...), err
+}
+
 // ---- quiet ----
+
+// A copy replaced by a call's result that does not come from it: it may
+// be any slice, and the allocation may be the point.
+func replacedByCall(src []byte) {
+	b := *bufs.Get().(*[]byte)
+	b, _ = decode(nil, src)
+	bufs.Put(&b)
+}
 
 // The pointer the header came from goes back.
 func putPointer() {
