@@ -216,60 +216,47 @@ func TestRecipeConcurrent(t *testing.T) {
 	}}), lockedWriter{&logMu, &log})
 
 	const goroutines, rounds = 8, 60
-	var wg sync.WaitGroup
-	errc := make(chan error, goroutines)
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range rounds {
-				n := 1 + (g*7+i*13)%50
-				customer := fmt.Sprintf("g%d-r%d", g, i)
-				o := order{Customer: customer, Email: customer + "@example.com", Items: make([]item, n)}
-				var total float64
-				for j := range o.Items {
-					o.Items[j] = item{SKU: fmt.Sprintf("%s-%d", customer, j), Qty: j%3 + 1, Price: float64(j)}
-					total += float64(j%3+1) * float64(j)
+	pooltest.RunConcurrently(t, goroutines, func(g int) error {
+		for i := range rounds {
+			n := 1 + (g*7+i*13)%50
+			customer := fmt.Sprintf("g%d-r%d", g, i)
+			o := order{Customer: customer, Email: customer + "@example.com", Items: make([]item, n)}
+			var total float64
+			for j := range o.Items {
+				o.Items[j] = item{SKU: fmt.Sprintf("%s-%d", customer, j), Qty: j%3 + 1, Price: float64(j)}
+				total += float64(j%3+1) * float64(j)
+			}
+			doc, _ := json.Marshal(o)
+			req := httptest.NewRequest("POST", "/orders", bytes.NewReader(doc))
+			if i%2 == 0 {
+				req.Header.Set("Accept-Encoding", "gzip")
+			}
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, req)
+			out := rec.Body.Bytes()
+			if rec.Header().Get("Content-Encoding") == "gzip" {
+				zr, err := gzip.NewReader(bytes.NewReader(out))
+				if err == nil {
+					out, err = io.ReadAll(zr)
 				}
-				doc, _ := json.Marshal(o)
-				req := httptest.NewRequest("POST", "/orders", bytes.NewReader(doc))
-				if i%2 == 0 {
-					req.Header.Set("Accept-Encoding", "gzip")
-				}
-				rec := httptest.NewRecorder()
-				srv.ServeHTTP(rec, req)
-				out := rec.Body.Bytes()
-				if rec.Header().Get("Content-Encoding") == "gzip" {
-					zr, err := gzip.NewReader(bytes.NewReader(out))
-					if err == nil {
-						out, err = io.ReadAll(zr)
-					}
-					if err != nil {
-						errc <- err
-						return
-					}
-				}
-				var resp orderResponse
-				if err := json.Unmarshal(out, &resp); err != nil || rec.Code != http.StatusCreated {
-					errc <- fmt.Errorf("%s: status %d, %q: %v", customer, rec.Code, out, err)
-					return
-				}
-				ok := resp.Customer == customer && len(resp.Items) == n && resp.Total == total
-				for j := 0; ok && j < len(resp.Items); j++ {
-					ok = resp.Items[j].SKU == o.Items[j].SKU && resp.Items[j].Qty == o.Items[j].Qty
-				}
-				if !ok {
-					errc <- fmt.Errorf("%s with %d items got %+v", customer, n, resp)
-					return
+				if err != nil {
+					return err
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
-		t.Fatal(err)
-	}
+			var resp orderResponse
+			if err := json.Unmarshal(out, &resp); err != nil || rec.Code != http.StatusCreated {
+				return fmt.Errorf("%s: status %d, %q: %v", customer, rec.Code, out, err)
+			}
+			ok := resp.Customer == customer && len(resp.Items) == n && resp.Total == total
+			for j := 0; ok && j < len(resp.Items); j++ {
+				ok = resp.Items[j].SKU == o.Items[j].SKU && resp.Items[j].Qty == o.Items[j].Qty
+			}
+			if !ok {
+				return fmt.Errorf("%s with %d items got %+v", customer, n, resp)
+			}
+		}
+		return nil
+	})
 
 	// One line per request, each naming its own customer and item count.
 	seen := 0
