@@ -71,6 +71,18 @@ func SkipIfChecked(t testing.TB) {
 	}
 }
 
+// WantSteadyAllocs is WantAllocs after warmups calls of f, which fill the
+// pools and caches f uses, so that only the steady state is counted. Like
+// WantAllocs it skips under the race detector, before the warm-up.
+func WantSteadyAllocs(t testing.TB, want float64, warmups int, f func()) bool {
+	t.Helper()
+	SkipIfRace(t)
+	for range warmups {
+		f()
+	}
+	return WantAllocs(t, want, f)
+}
+
 // WantAllocs measures in rounds of wantAllocsRuns calls, at most
 // wantAllocsRounds of them.
 const (
