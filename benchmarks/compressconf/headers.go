@@ -119,12 +119,9 @@ var headerRows = []row{{
 		body := jsonBody(bigSize)
 		return withServer(c, contentHandler(body), func(s *server) result {
 			for _, coding := range c.codings() {
-				first, err := s.get("GET", "Accept-Encoding", coding)
+				first, err := s.getIn(coding)
 				if err != nil {
 					return failed("%v", err)
-				}
-				if first.coding != coding {
-					return failed("`%s` → %s", coding, codingName(first.coding))
 				}
 				tag := first.header.Get("ETag")
 				if tag == "" {
@@ -196,12 +193,9 @@ var headerRows = []row{{
 		return withServer(c, contentHandler(body), func(s *server) result {
 			var tags []string
 			for _, coding := range c.codings() {
-				first, err := s.get("GET", "Accept-Encoding", coding)
+				first, err := s.getIn(coding)
 				if err != nil {
 					return failed("%v", err)
-				}
-				if first.coding != coding {
-					return failed("`%s` → %s", coding, codingName(first.coding))
 				}
 				tag := first.header.Get("ETag")
 				if tag == "" {
