@@ -1,5 +1,8 @@
-// Package pooltest holds the helpers the pool packages' tests share to make
-// pool behaviour deterministic, as sync's own pool tests do.
+// Package pooltest holds the helpers poolkit's tests share: deterministic
+// pools, exact allocation counts, goroutines run at once.
+//
+// Pools are made deterministic as sync's own pool tests do it. The package
+// also finds the go command for the tests that build programs.
 package pooltest
 
 import (
