@@ -16,35 +16,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/poolkit/poolkit/httpcompress"
 	"github.com/poolkit/poolkit/internal/pooltest"
+	"github.com/poolkit/poolkit/internal/respsink"
 	"github.com/poolkit/poolkit/logfmt"
 )
-
-// discardWriter is a ResponseWriter that allocates nothing: it keeps one
-// header map, cleared for each request, and counts what is written.
-type discardWriter struct {
-	header http.Header
-	status int
-	n      int
-}
-
-func (d *discardWriter) Header() http.Header { return d.header }
-
-func (d *discardWriter) WriteHeader(code int) {
-	if d.status == 0 {
-		d.status = code
-	}
-}
-
-func (d *discardWriter) Write(p []byte) (int, error) {
-	d.WriteHeader(http.StatusOK)
-	d.n += len(p)
-	return len(p), nil
-}
-
-func (d *discardWriter) reset() {
-	clear(d.header)
-	d.status, d.n = 0, 0
-}
 
 // orderDoc returns a request document with n items and extra bytes of
 // padding in each SKU, and how many non-empty JSON string values it has:
@@ -135,10 +109,10 @@ func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 			if c.accept != "" {
 				req.Header.Set("Accept-Encoding", c.accept)
 			}
-			w := &discardWriter{header: make(http.Header)}
+			w := new(respsink.Writer)
 			serve := func() {
 				body.Reset(doc)
-				w.reset()
+				w.Reset()
 				srv.ServeHTTP(w, req)
 			}
 
@@ -191,8 +165,8 @@ func TestRecipeAllocatesOnlyTheStrings(t *testing.T) {
 			if !pooltest.WantAllocsAmortized(t, float64(strs), headerSlab, serve) {
 				t.Logf("%d items: want %d allocations, one per string of the request, and httpcompress.Handler's slab of header values every %d responses", c.items, strs, headerSlab)
 			}
-			if w.status != http.StatusCreated || w.header.Get("Content-Encoding") != c.wantCoding {
-				t.Fatalf("last measured request: status %d, header %v", w.status, w.header)
+			if w.Status != http.StatusCreated || w.Header().Get("Content-Encoding") != c.wantCoding {
+				t.Fatalf("last measured request: status %d, header %v", w.Status, w.Header())
 			}
 		})
 	}
@@ -211,15 +185,15 @@ func TestRecipeInvalidAllocatesOnlyTheStrings(t *testing.T) {
 	body := bytes.NewReader(doc)
 	req := httptest.NewRequest("POST", "/orders", body)
 	req.Header.Set("Accept-Encoding", "gzip")
-	w := &discardWriter{header: make(http.Header)}
+	w := new(respsink.Writer)
 	serve := func() {
 		body.Reset(doc)
-		w.reset()
+		w.Reset()
 		srv.ServeHTTP(w, req)
 	}
 	serve()
-	if w.status != http.StatusBadRequest {
-		t.Fatalf("status %d, want 400", w.status)
+	if w.Status != http.StatusBadRequest {
+		t.Fatalf("status %d, want 400", w.Status)
 	}
 	for range 100 {
 		serve()
@@ -242,60 +216,47 @@ func TestRecipeConcurrent(t *testing.T) {
 	}}), lockedWriter{&logMu, &log})
 
 	const goroutines, rounds = 8, 60
-	var wg sync.WaitGroup
-	errc := make(chan error, goroutines)
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range rounds {
-				n := 1 + (g*7+i*13)%50
-				customer := fmt.Sprintf("g%d-r%d", g, i)
-				o := order{Customer: customer, Email: customer + "@example.com", Items: make([]item, n)}
-				var total float64
-				for j := range o.Items {
-					o.Items[j] = item{SKU: fmt.Sprintf("%s-%d", customer, j), Qty: j%3 + 1, Price: float64(j)}
-					total += float64(j%3+1) * float64(j)
+	pooltest.RunConcurrently(t, goroutines, func(g int) error {
+		for i := range rounds {
+			n := 1 + (g*7+i*13)%50
+			customer := fmt.Sprintf("g%d-r%d", g, i)
+			o := order{Customer: customer, Email: customer + "@example.com", Items: make([]item, n)}
+			var total float64
+			for j := range o.Items {
+				o.Items[j] = item{SKU: fmt.Sprintf("%s-%d", customer, j), Qty: j%3 + 1, Price: float64(j)}
+				total += float64(j%3+1) * float64(j)
+			}
+			doc, _ := json.Marshal(o)
+			req := httptest.NewRequest("POST", "/orders", bytes.NewReader(doc))
+			if i%2 == 0 {
+				req.Header.Set("Accept-Encoding", "gzip")
+			}
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, req)
+			out := rec.Body.Bytes()
+			if rec.Header().Get("Content-Encoding") == "gzip" {
+				zr, err := gzip.NewReader(bytes.NewReader(out))
+				if err == nil {
+					out, err = io.ReadAll(zr)
 				}
-				doc, _ := json.Marshal(o)
-				req := httptest.NewRequest("POST", "/orders", bytes.NewReader(doc))
-				if i%2 == 0 {
-					req.Header.Set("Accept-Encoding", "gzip")
-				}
-				rec := httptest.NewRecorder()
-				srv.ServeHTTP(rec, req)
-				out := rec.Body.Bytes()
-				if rec.Header().Get("Content-Encoding") == "gzip" {
-					zr, err := gzip.NewReader(bytes.NewReader(out))
-					if err == nil {
-						out, err = io.ReadAll(zr)
-					}
-					if err != nil {
-						errc <- err
-						return
-					}
-				}
-				var resp orderResponse
-				if err := json.Unmarshal(out, &resp); err != nil || rec.Code != http.StatusCreated {
-					errc <- fmt.Errorf("%s: status %d, %q: %v", customer, rec.Code, out, err)
-					return
-				}
-				ok := resp.Customer == customer && len(resp.Items) == n && resp.Total == total
-				for j := 0; ok && j < len(resp.Items); j++ {
-					ok = resp.Items[j].SKU == o.Items[j].SKU && resp.Items[j].Qty == o.Items[j].Qty
-				}
-				if !ok {
-					errc <- fmt.Errorf("%s with %d items got %+v", customer, n, resp)
-					return
+				if err != nil {
+					return err
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
-		t.Fatal(err)
-	}
+			var resp orderResponse
+			if err := json.Unmarshal(out, &resp); err != nil || rec.Code != http.StatusCreated {
+				return fmt.Errorf("%s: status %d, %q: %v", customer, rec.Code, out, err)
+			}
+			ok := resp.Customer == customer && len(resp.Items) == n && resp.Total == total
+			for j := 0; ok && j < len(resp.Items); j++ {
+				ok = resp.Items[j].SKU == o.Items[j].SKU && resp.Items[j].Qty == o.Items[j].Qty
+			}
+			if !ok {
+				return fmt.Errorf("%s with %d items got %+v", customer, n, resp)
+			}
+		}
+		return nil
+	})
 
 	// One line per request, each naming its own customer and item count.
 	seen := 0

@@ -281,10 +281,7 @@ func TestPoolAllocs(t *testing.T) {
 				b.Write(data)
 				p.Put(b)
 			}
-			for range 10 {
-				f()
-			}
-			pooltest.WantAllocs(t, 0, f)
+			pooltest.WantSteadyAllocs(t, 0, 10, f)
 		})
 	}
 	t.Run("through calibrations", func(t *testing.T) {
@@ -311,10 +308,7 @@ func TestPoolAllocs(t *testing.T) {
 			b.AppendInt(42)
 			bytebuf.Put(b)
 		}
-		for range 10 {
-			f()
-		}
-		pooltest.WantAllocs(t, 0, f)
+		pooltest.WantSteadyAllocs(t, 0, 10, f)
 	})
 }
 

@@ -217,11 +217,7 @@ func TestLineAllocs(t *testing.T) {
 // code with interface type switches, slog's included, allocate now and then.
 func wantNoSteadyAllocs(t *testing.T, name string, f func()) {
 	t.Helper()
-	pooltest.SkipIfRace(t) // before the long warm-up
-	for range 20000 {
-		f()
-	}
-	if !pooltest.WantAllocs(t, 0, f) {
+	if !pooltest.WantSteadyAllocs(t, 0, 20000, f) {
 		t.Logf("case %s", name)
 	}
 }

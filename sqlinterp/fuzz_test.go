@@ -233,42 +233,24 @@ func FuzzArgs(f *testing.F) {
 		// ints, the float (NaN and infinities included), the bool, the
 		// string, the bytes (nil is NULL), the time (zero when ns is 0,
 		// out of range for large ones) and a boxed-only-by-Append int.
+		tm := time.Time{}
+		if ns != 0 {
+			tm = time.Unix(ns/1e9, ns%1e9).AddDate(int(ns%20000), 0, 0)
+		}
+		kinds := [...]driver.Value{nil, i, u, fl, bo, s, b, tm}
 		n := strings.Count(query, "?") // at least the placeholders
 		vals := make([]driver.Value, n)
 		var args Args
 		for j := range n {
-			switch (j + int(mode>>3)) % 9 {
-			case 0:
-				vals[j] = nil
-				args.AddNull()
-			case 1:
-				vals[j] = i
-				args.AddInt64(i)
-			case 2:
-				vals[j] = u
-				args.AddUint64(u)
-			case 3:
-				vals[j] = fl
-				args.AddFloat64(fl)
-			case 4:
-				vals[j] = bo
-				args.AddBool(bo)
-			case 5:
-				vals[j] = s
-				args.AddString(s)
-			case 6:
-				vals[j] = b
-				args.AddBytes(b)
-			case 7:
-				tm := time.Time{}
-				if ns != 0 {
-					tm = time.Unix(ns/1e9, ns%1e9).AddDate(int(ns%20000), 0, 0)
-				}
-				vals[j] = tm
-				args.AddTime(tm)
-			default:
+			k := (j + int(mode>>3)) % (len(kinds) + 1)
+			if k == len(kinds) {
 				vals[j] = int64(j) << 40
 				args.AddInt(j << 40)
+				continue
+			}
+			vals[j] = kinds[k]
+			if !addTyped(&args, vals[j]) {
+				t.Fatalf("no Add method for %T", vals[j])
 			}
 		}
 		// The query's count of placeholders may be less than n: both must

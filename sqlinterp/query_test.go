@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"unsafe"
 
@@ -230,26 +229,15 @@ func TestQueryConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for g := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var args Args
-			var dst []byte
-			for i := range 300 {
-				var err error
-				if dst, err = serviceInserts(dst, &args, true); err != nil || !bytes.Equal(dst, want) {
-					errs <- fmt.Errorf("goroutine %d, call %d: %q, %v", g, i, dst, err)
-					return
-				}
+	pooltest.RunConcurrently(t, 4, func(g int) error {
+		var args Args
+		var dst []byte
+		for i := range 300 {
+			var err error
+			if dst, err = serviceInserts(dst, &args, true); err != nil || !bytes.Equal(dst, want) {
+				return fmt.Errorf("goroutine %d, call %d: %q, %v", g, i, dst, err)
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+		}
+		return nil
+	})
 }

@@ -345,26 +345,17 @@ func TestAllocs(t *testing.T) {
 // each with its own buffer, as connections of one driver would: Append
 // keeps no state, which -race checks.
 func TestConcurrent(t *testing.T) {
-	errs := make(chan error, 4)
-	for g := 0; g < 4; g++ {
-		go func() {
-			var dst []byte
-			for i := 0; i < 500; i++ {
-				var err error
-				dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{})
-				if err != nil || string(dst) != sqlbaseline.InterpolateWant {
-					errs <- fmt.Errorf("goroutine %d, call %d: %q, %v", g, i, dst, err)
-					return
-				}
+	pooltest.RunConcurrently(t, 4, func(g int) error {
+		var dst []byte
+		for i := 0; i < 500; i++ {
+			var err error
+			dst, err = Append(dst[:0], sqlbaseline.InterpolateQuery, sqlbaseline.InterpolateArgs, Options{})
+			if err != nil || string(dst) != sqlbaseline.InterpolateWant {
+				return fmt.Errorf("goroutine %d, call %d: %q, %v", g, i, dst, err)
 			}
-			errs <- nil
-		}()
-	}
-	for g := 0; g < 4; g++ {
-		if err := <-errs; err != nil {
-			t.Error(err)
 		}
-	}
+		return nil
+	})
 }
 
 // TestRefusedAfterExecutableComment checks that a ? anywhere after an

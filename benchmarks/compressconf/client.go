@@ -89,6 +89,20 @@ func (s *server) get(method string, fields ...string) (*response, error) {
 	return r, nil
 }
 
+// getIn sends a GET with Accept-Encoding: coding, and returns the
+// response, or an error when the request fails or the response is in
+// another coding.
+func (s *server) getIn(coding string) (*response, error) {
+	r, err := s.get("GET", "Accept-Encoding", coding)
+	if err != nil {
+		return nil, err
+	}
+	if r.coding != coding {
+		return nil, fmt.Errorf("`%s` → %s", coding, codingName(r.coding))
+	}
+	return r, nil
+}
+
 // decode undoes coding with a decoder independent of every middleware
 // here: compress/gzip and compress/zlib from the standard library,
 // andybalholm/brotli, and klauspost's zstd decoder limited to the window

@@ -204,11 +204,8 @@ var negotiationRows = []row{{
 		// header, so the header declares the encoder's window rather than
 		// the body's size.
 		body := jsonBody(1 << 20)
-		return withServer(c, bodyHandler("application/json", body), func(s *server) result {
-			r, err := s.get("GET", "Accept-Encoding", "zstd")
-			if err != nil {
-				return failed("%v", err)
-			}
+		h := bodyHandler("application/json", body)
+		return withResponse(c, h, "GET", []string{"Accept-Encoding", "zstd"}, func(r *response) result {
 			if r.coding != "zstd" {
 				return failed("`zstd` → %s", codingName(r.coding))
 			}

@@ -28,22 +28,51 @@ func (a *appender) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Pooled compress/gzip, written the way gzpool is (append into dst, a
-// pooled reader over a bytes.Reader the state owns), so that only the
-// backend differs.
-type stdWriterState struct {
-	zw  *stdgzip.Writer
+// pooledGzip is a gzip backend pooled the way gzpool pools its own:
+// compress appends into dst through a pooled writer, decompress reads
+// through a pooled reader over a bytes.Reader the state owns. Between
+// pooledGzips only the backend differs.
+type pooledGzip struct {
+	writers, readers sync.Pool
+}
+
+// gzipWriter and gzipReader are what pooledGzip needs of a backend's
+// gzip.Writer and gzip.Reader.
+type (
+	gzipWriter interface {
+		Reset(w io.Writer)
+		Write(p []byte) (int, error)
+		Close() error
+	}
+	gzipReader interface {
+		Reset(r io.Reader) error
+		Read(p []byte) (int, error)
+	}
+)
+
+type writerState struct {
+	zw  gzipWriter
 	out appender
 }
 
-var stdWriters = sync.Pool{New: func() any {
-	st := new(stdWriterState)
-	st.zw = stdgzip.NewWriter(&st.out)
-	return st
-}}
+type readerState struct {
+	zr  gzipReader
+	src bytes.Reader
+}
 
-func stdCompress(dst, src []byte) ([]byte, error) {
-	st := stdWriters.Get().(*stdWriterState)
+func newPooledGzip(newWriter func(io.Writer) gzipWriter, newReader func() gzipReader) *pooledGzip {
+	g := new(pooledGzip)
+	g.writers.New = func() any {
+		st := new(writerState)
+		st.zw = newWriter(&st.out)
+		return st
+	}
+	g.readers.New = func() any { return &readerState{zr: newReader()} }
+	return g
+}
+
+func (g *pooledGzip) compress(dst, src []byte) ([]byte, error) {
+	st := g.writers.Get().(*writerState)
 	st.out.b = dst
 	st.zw.Reset(&st.out)
 	_, err := st.zw.Write(src)
@@ -52,71 +81,28 @@ func stdCompress(dst, src []byte) ([]byte, error) {
 	}
 	dst = st.out.b
 	st.out.b = nil
-	stdWriters.Put(st)
+	g.writers.Put(st)
 	return dst, err
 }
 
-type stdReaderState struct {
-	zr  stdgzip.Reader
-	src bytes.Reader
-}
-
-var stdReaders = sync.Pool{New: func() any { return new(stdReaderState) }}
-
-func stdDecompress(dst, src []byte) ([]byte, error) {
-	st := stdReaders.Get().(*stdReaderState)
-	defer stdReaders.Put(st)
+func (g *pooledGzip) decompress(dst, src []byte) ([]byte, error) {
+	st := g.readers.Get().(*readerState)
+	defer g.readers.Put(st)
 	st.src.Reset(src)
 	defer st.src.Reset(nil)
 	if err := st.zr.Reset(&st.src); err != nil {
 		return dst, err
 	}
-	return readAppend(dst, &st.zr)
+	return readAppend(dst, st.zr)
 }
 
-// The same with klauspost/compress/gzip.
-type kpWriterState struct {
-	zw  *kpgzip.Writer
-	out appender
-}
-
-var kpWriters = sync.Pool{New: func() any {
-	st := new(kpWriterState)
-	st.zw = kpgzip.NewWriter(&st.out)
-	return st
-}}
-
-func kpCompress(dst, src []byte) ([]byte, error) {
-	st := kpWriters.Get().(*kpWriterState)
-	st.out.b = dst
-	st.zw.Reset(&st.out)
-	_, err := st.zw.Write(src)
-	if err == nil {
-		err = st.zw.Close()
-	}
-	dst = st.out.b
-	st.out.b = nil
-	kpWriters.Put(st)
-	return dst, err
-}
-
-type kpReaderState struct {
-	zr  kpgzip.Reader
-	src bytes.Reader
-}
-
-var kpReaders = sync.Pool{New: func() any { return new(kpReaderState) }}
-
-func kpDecompress(dst, src []byte) ([]byte, error) {
-	st := kpReaders.Get().(*kpReaderState)
-	defer kpReaders.Put(st)
-	st.src.Reset(src)
-	defer st.src.Reset(nil)
-	if err := st.zr.Reset(&st.src); err != nil {
-		return dst, err
-	}
-	return readAppend(dst, &st.zr)
-}
+// stdGzip is compress/gzip pooled, kpGzip klauspost/compress/gzip.
+var (
+	stdGzip = newPooledGzip(func(w io.Writer) gzipWriter { return stdgzip.NewWriter(w) },
+		func() gzipReader { return new(stdgzip.Reader) })
+	kpGzip = newPooledGzip(func(w io.Writer) gzipWriter { return kpgzip.NewWriter(w) },
+		func() gzipReader { return new(kpgzip.Reader) })
+)
 
 // readAppend reads r to EOF onto dst, growing it only when full.
 func readAppend(dst []byte, r io.Reader) ([]byte, error) {
@@ -169,8 +155,8 @@ type impl struct {
 
 var impls = []impl{
 	{"naive-stdlib", naiveCompress, naiveDecompress},
-	{"pooled-stdlib", stdCompress, stdDecompress},
-	{"pooled-klauspost", kpCompress, kpDecompress},
+	{"pooled-stdlib", stdGzip.compress, stdGzip.decompress},
+	{"pooled-klauspost", kpGzip.compress, kpGzip.decompress},
 	{"gzpool", gzpool.AppendCompress, gzpoolDecompress},
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/poolkit/poolkit/httpcompress"
+	"github.com/poolkit/poolkit/internal/respsink"
 )
 
 // jsonBody returns a JSON array of records, about n bytes long.
@@ -32,34 +33,11 @@ func jsonBody(n int) []byte {
 }
 
 // discardWriter is a ResponseWriter that counts the body and keeps its
-// header map between requests, so the benchmark measures the middleware.
-type discardWriter struct {
-	h      http.Header
-	status int
-	n      int
-}
-
-func (d *discardWriter) Header() http.Header { return d.h }
-func (d *discardWriter) WriteHeader(code int) {
-	if d.status == 0 {
-		d.status = code
-	}
-}
-
-func (d *discardWriter) Write(p []byte) (int, error) {
-	if d.status == 0 {
-		d.status = http.StatusOK
-	}
-	d.n += len(p)
-	return len(p), nil
-}
+// header map between requests, so the benchmark measures the middleware;
+// it is an http.Flusher, as net/http's own writer is.
+type discardWriter struct{ respsink.Writer }
 
 func (d *discardWriter) Flush() {}
-
-func (d *discardWriter) reset() {
-	clear(d.h)
-	d.status, d.n = 0, 0
-}
 
 type middleware struct {
 	name string
@@ -172,17 +150,17 @@ func BenchmarkHandler(b *testing.B) {
 					h := m.wrap(bodyHandler(body))
 					req := httptest.NewRequest("GET", "/", nil)
 					req.Header.Set("Accept-Encoding", ae.value)
-					w := &discardWriter{h: make(http.Header)}
+					w := new(discardWriter)
 					b.ReportAllocs()
 					b.SetBytes(int64(len(body)))
 					for b.Loop() {
-						w.reset()
+						w.Reset()
 						h.ServeHTTP(w, req)
 					}
-					if w.n == 0 {
+					if w.N == 0 {
 						b.Fatal("no body written")
 					}
-					b.ReportMetric(float64(w.n), "out-bytes")
+					b.ReportMetric(float64(w.N), "out-bytes")
 				})
 			}
 		}
@@ -200,14 +178,14 @@ func BenchmarkHandlerParallel(b *testing.B) {
 				b.RunParallel(func(pb *testing.PB) {
 					req := httptest.NewRequest("GET", "/", nil)
 					req.Header.Set("Accept-Encoding", browserAE)
-					w := &discardWriter{h: make(http.Header)}
+					w := new(discardWriter)
 					ran := false
 					for pb.Next() {
-						w.reset()
+						w.Reset()
 						h.ServeHTTP(w, req)
 						ran = true
 					}
-					if ran && w.n == 0 {
+					if ran && w.N == 0 {
 						b.Error("no body written")
 					}
 				})

@@ -383,19 +383,26 @@ func excerpt(a, b []byte) string {
 
 // ---- phases ----
 
+// serverCost is what the server spent per request: in one phase
+// (phaseResult), or as the median of the rounds at one rate
+// (rateFigures). JSON shows its fields in place of the embedding.
+type serverCost struct {
+	CPUus      float64 `json:"cpu_us_per_req"`
+	Allocs     float64 `json:"allocs_per_req"`
+	Bytes      float64 `json:"bytes_per_req"`
+	GCPer10k   float64 `json:"gc_cycles_per_10k"`
+	GCFraction float64 `json:"gc_cpu_fraction"`
+	GCShare    float64 `json:"gc_cpu_share"`
+}
+
 // phaseResult is what one measured phase of one variant gives.
 type phaseResult struct {
-	Rate       float64   `json:"rate"` // target req/s; 0 in a closed-loop phase
-	Requests   int       `json:"requests"`
-	Errors     int       `json:"errors"`
-	Seconds    float64   `json:"seconds"`
-	RPS        float64   `json:"rps"` // successful requests per second achieved
-	CPUus      float64   `json:"cpu_us_per_req"`
-	Allocs     float64   `json:"allocs_per_req"`
-	Bytes      float64   `json:"bytes_per_req"`
-	GCPer10k   float64   `json:"gc_cycles_per_10k"`
-	GCFraction float64   `json:"gc_cpu_fraction"`
-	GCShare    float64   `json:"gc_cpu_share"`
+	Rate     float64 `json:"rate"` // target req/s; 0 in a closed-loop phase
+	Requests int     `json:"requests"`
+	Errors   int     `json:"errors"`
+	Seconds  float64 `json:"seconds"`
+	RPS      float64 `json:"rps"` // successful requests per second achieved
+	serverCost
 	LogPerReq  float64   `json:"log_lines_per_req"`
 	RespBytes  float64   `json:"resp_bytes"` // mean response body on the wire
 	P50, P90   float64   `json:"-"`

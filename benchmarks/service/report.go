@@ -66,13 +66,8 @@ type variantReport struct {
 }
 
 type rateFigures struct {
-	Rate        float64               `json:"rate"`
-	CPUus       float64               `json:"cpu_us_per_req"`
-	Allocs      float64               `json:"allocs_per_req"`
-	Bytes       float64               `json:"bytes_per_req"`
-	GCPer10k    float64               `json:"gc_cycles_per_10k"`
-	GCFraction  float64               `json:"gc_cpu_fraction"`
-	GCShare     float64               `json:"gc_cpu_share"`
+	Rate float64 `json:"rate"`
+	serverCost
 	P50         float64               `json:"p50_ms"`
 	P90         float64               `json:"p90_ms"`
 	P99         float64               `json:"p99_ms"`

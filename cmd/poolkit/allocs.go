@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,21 +22,17 @@ type allocsConfig struct {
 }
 
 func parseAllocsFlags(args []string, stderr io.Writer) (*allocsConfig, error) {
-	fs := flag.NewFlagSet("poolkit allocs", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("poolkit allocs", stderr, []string{
+		"usage: poolkit allocs [-bench regexp] [-top n] [packages]",
+		"       poolkit allocs -profile file-or-URL [-seconds n] [-top n] [-format text|json]   (a running service; -profile -h)",
+	}, []string{
+		"Lists, per benchmark, where it allocates: function, file:line, allocations and bytes per op,",
+		"largest first, with the compiler's reason (go build -gcflags=-m=2) where it gives one.",
+	})
 	bench := fs.String("bench", ".", "run only the benchmarks matching `regexp`, as go test -bench")
 	top := fs.Int("top", 10, "show the `n` largest sites per benchmark; 0 shows all")
 	benchtime := fs.String("benchtime", "1000x", "iterations `n` of the shorter of the two runs per benchmark (Nx)")
 	verbose := fs.Bool("v", false, "show the compiler's whole escape-analysis explanation for each site")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: poolkit allocs [-bench regexp] [-top n] [packages]")
-		fmt.Fprintln(stderr, "       poolkit allocs -profile file-or-URL [-seconds n] [-top n] [-format text|json]   (a running service; -profile -h)")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Lists, per benchmark, where it allocates: function, file:line, allocations and bytes per op,")
-		fmt.Fprintln(stderr, "largest first, with the compiler's reason (go build -gcflags=-m=2) where it gives one.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -72,12 +66,8 @@ func runAllocs(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	cfg, err := parseAllocsFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
 	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
-		return 2
+		return usageStatus(stderr, "poolkit allocs", err)
 	}
 	dir, err := os.Getwd()
 	if err != nil {

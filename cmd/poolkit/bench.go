@@ -66,8 +66,11 @@ func (r *row) id() string {
 func (r *row) group() string { return fmt.Sprintf("%s\x00%d", r.c.Workload, r.procs) }
 
 func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
-	fs := flag.NewFlagSet("poolkit bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("poolkit bench", stderr, []string{
+		"usage: poolkit bench [flags]",
+	}, []string{
+		"Measures each workload of the articles as naive / the article's own pool (seed) / poolkit, in this process.",
+	})
 	run := fs.String("run", "", "run only the cases whose `regexp` matches workload/variant (as in the table's first two columns)")
 	count := fs.Int("count", defaultCount, "run each case `n` times; the table shows the median")
 	benchtime := fs.String("benchtime", defaultBenchtime.String(), "time (or iteration count, 1000x) of each run, as go test -benchtime")
@@ -77,13 +80,6 @@ func parseBenchFlags(args []string, stderr io.Writer) (*benchConfig, error) {
 		"(steadier on a machine busy with other work; counts GC work on every core)")
 	html := fs.String("html", "", "also write a self-contained HTML page with a chart of the speed-ups to `file`")
 	progress := fs.Bool("progress", isTerminal(os.Stderr), "show a progress line on stderr (default: when stderr is a terminal)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: poolkit bench [flags]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Measures each workload of the articles as naive / the article's own pool (seed) / poolkit, in this process.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -159,12 +155,8 @@ func setBenchtime(s string) error {
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseBenchFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
 	if err != nil {
-		fmt.Fprintf(stderr, "poolkit bench: %v\n", err)
-		return 2
+		return usageStatus(stderr, "poolkit bench", err)
 	}
 	rep, err := bench(ctx, cfg, stderr)
 	if err != nil {

@@ -38,8 +38,12 @@ func hasProfileFlag(args []string) bool {
 }
 
 func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) {
-	fs := flag.NewFlagSet("poolkit allocs -profile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("poolkit allocs -profile", stderr, []string{
+		"usage: poolkit allocs -profile source [-seconds n] [-top n] [-format text|json] [-save file] [-user prefixes]",
+	}, []string{
+		"Lists the allocation sites of a running service, by allocations per second, with the first frame",
+		"in your code and the poolkit package that removes the allocation where one applies.",
+	})
 	source := fs.String("profile", "", "read the memory profile at `source`: a pprof file (gzipped or not) or the http(s) URL of a net/http/pprof allocs or heap endpoint")
 	seconds := fs.Int("seconds", 10, "for a URL, take a delta profile over `n` seconds; for a file that records no duration, the span it covers")
 	top := fs.Int("top", defaultProfileTop, "show the `n` sites that allocate most; 0 shows all")
@@ -51,14 +55,6 @@ func parseProfileFlags(args []string, stderr io.Writer) (*profileConfig, error) 
 		"default: the packages built from a working tree, or when every file is from the module cache, the module of package main "+
 		"(the report says which)")
 	sortBy := fs.String("sort", "allocs", "rank the sites by `allocs` or bytes")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: poolkit allocs -profile source [-seconds n] [-top n] [-format text|json] [-save file] [-user prefixes]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Lists the allocation sites of a running service, by allocations per second, with the first frame")
-		fmt.Fprintln(stderr, "in your code and the poolkit package that removes the allocation where one applies.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if wantsHelp(args) {
 		// Before parsing, so that "-profile -h" is not a file named -h.
 		fs.Usage()
@@ -142,12 +138,8 @@ func profileOnlyFlag(args []string) string {
 
 func runAllocsProfile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseProfileFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
 	if err != nil {
-		fmt.Fprintf(stderr, "poolkit allocs: %v\n", err)
-		return 2
+		return usageStatus(stderr, "poolkit allocs", err)
 	}
 	rep, err := profallocs.Read(ctx, cfg.Config, stderr)
 	if err != nil {

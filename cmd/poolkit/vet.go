@@ -17,18 +17,14 @@ import (
 // runVet runs poolvet's analyzers over the packages, as cmd/poolvet does,
 // and exits 3 when they report something, as analysis drivers do.
 func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("poolkit vet", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("poolkit vet", stderr, []string{
+		"usage: poolkit vet [-all] [packages]",
+	}, []string{
+		"Reports sync.Pool and poolkit pool misuse: the checks of github.com/poolkit/poolkit/poolvet.",
+		"Exit status: 0 clean, 3 when something was reported, 1 when packages could not be loaded.",
+	})
 	all := fs.Bool("all", false, "also run the opt-in checks, which need judgement (retention of large buffers)")
 	tests := fs.Bool("tests", true, "also check the packages' test files")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: poolkit vet [-all] [packages]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Reports sync.Pool and poolkit pool misuse: the checks of github.com/poolkit/poolkit/poolvet.")
-		fmt.Fprintln(stderr, "Exit status: 0 clean, 3 when something was reported, 1 when packages could not be loaded.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

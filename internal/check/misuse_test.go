@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 // misuse is built once with -tags poolkitcheck for all the subtests.
@@ -22,13 +24,7 @@ var (
 
 func buildMisuse(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs programs with the go command")
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command in PATH")
-	}
+	goCmd := pooltest.GoCommand(t, "builds and runs programs with the go command")
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "poolkit-misuse")
 		if err != nil {

@@ -18,13 +18,7 @@ import (
 // It skips in -short mode and when the go command is not in PATH.
 func NoCallsInto(t *testing.T, dir, pkgPath string, minCalls int) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds a program with the go command")
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command in PATH")
-	}
+	goCmd := GoCommand(t, "builds a program with the go command")
 	out, err := exec.Command(goCmd, "build", "-gcflags=-S", "-o", os.DevNull, dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build %s: %v\n%s", dir, err, out)

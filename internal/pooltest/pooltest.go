@@ -1,5 +1,8 @@
-// Package pooltest holds the helpers the pool packages' tests share to make
-// pool behaviour deterministic, as sync's own pool tests do.
+// Package pooltest holds the helpers poolkit's tests share: deterministic
+// pools, exact allocation counts, goroutines run at once.
+//
+// Pools are made deterministic as sync's own pool tests do it. The package
+// also finds the go command for the tests that build programs.
 package pooltest
 
 import (
@@ -69,6 +72,18 @@ func SkipIfChecked(t testing.TB) {
 	if check.Enabled {
 		t.Skip("checked mode (-tags poolkitcheck) holds values Put in a quarantine and allocates")
 	}
+}
+
+// WantSteadyAllocs is WantAllocs after warmups calls of f, which fill the
+// pools and caches f uses, so that only the steady state is counted. Like
+// WantAllocs it skips under the race detector, before the warm-up.
+func WantSteadyAllocs(t testing.TB, want float64, warmups int, f func()) bool {
+	t.Helper()
+	SkipIfRace(t)
+	for range warmups {
+		f()
+	}
+	return WantAllocs(t, want, f)
 }
 
 // WantAllocs measures in rounds of wantAllocsRuns calls, at most

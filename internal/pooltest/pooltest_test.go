@@ -169,3 +169,26 @@ func TestWithinLength(t *testing.T) {
 		}
 	}
 }
+
+// TestWantSteadyAllocs checks that the warm-up calls are not counted: f
+// allocates on each of its first 6,000 calls, more than every round of
+// WantAllocs together makes.
+func TestWantSteadyAllocs(t *testing.T) {
+	SkipIfRace(t)
+	calls := 0
+	f := func() {
+		calls++
+		if calls <= 6000 {
+			sink = new(int)
+		}
+	}
+	r := &recorder{TB: t}
+	if !WantSteadyAllocs(r, 0, 6000, f) || len(r.errors) > 0 {
+		t.Errorf("after 6000 warm-up calls: failures %q, want none", r.errors)
+	}
+	calls = 0
+	r = &recorder{TB: t}
+	if WantSteadyAllocs(r, 0, 10, f) || len(r.errors) != 1 {
+		t.Errorf("after 10 warm-up calls: failures %q, want one", r.errors)
+	}
+}

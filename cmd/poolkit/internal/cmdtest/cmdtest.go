@@ -7,22 +7,18 @@ package cmdtest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
 // NeedGo skips the test when the go command is missing or under -short:
 // the test builds and runs programs.
 func NeedGo(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found")
-	}
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
+	pooltest.GoCommand(t, "builds and runs a test binary")
 }
 
 // WriteModule writes a module named example.com/allocsdemo with files

@@ -219,93 +219,63 @@ func registerGzip() {
 	w := "gzip"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,
-			Op: func() error {
-				z, err := gzipNaive(gzipText)
-				if err != nil {
-					return err
-				}
-				return consumeGzip(z)
-			},
+			Op:        consumed(func() ([]byte, error) { return gzipNaive(gzipText) }, consumeGzip),
 			Published: &Figure{NsPerOp: 199275, AllocsPerOp: 21, Source: srcGzip + ", BenchmarkGzip"},
 			Footnote:  "As published: gzip.NewWriter and a bytes.Buffer per call."},
 		Case{Workload: w, Variant: Seed, WantAllocs: -1,
-			Op: func() error {
-				z, err := gzipSeed(gzipText)
-				if err != nil {
-					return err
-				}
-				return consumeGzip(z)
-			},
+			Op:        consumed(func() ([]byte, error) { return gzipSeed(gzipText) }, consumeGzip),
 			Published: &Figure{NsPerOp: 28469, AllocsPerOp: 1, Source: srcGzip + ", BenchmarkGzipWithGzipWriterPool"},
 			Footnote:  gzipSeedNote},
 		Case{Workload: w, Variant: Poolkit, Name: "AppendCompress, new result", WantAllocs: 1,
-			Op: func() error {
+			Op: consumed(func() ([]byte, error) {
 				warmGzpool()
-				z, err := gzpool.AppendCompress(nil, gzipText)
-				if err != nil {
-					return err
-				}
-				return consumeGzip(z)
-			},
+				return gzpool.AppendCompress(nil, gzipText)
+			}, consumeGzip),
 			Footnote: "gzpool.AppendCompress(nil, data): the result, sized exactly, is the one allocation. " + gzipKitNote},
 		Case{Workload: w, Variant: Poolkit, Name: "AppendCompress, reused dst", WantAllocs: 0,
-			Op: func() error {
+			Op: consumed(func() ([]byte, error) {
 				warmGzpool()
 				z, err := gzpool.AppendCompress(gzipDst[:0], gzipText)
-				if err != nil {
-					return err
+				if err == nil {
+					gzipDst = z[:0]
 				}
-				gzipDst = z[:0]
-				return consumeGzip(z)
-			},
+				return z, err
+			}, consumeGzip),
 			Footnote: "gzpool.AppendCompress into the caller's reused buffer: no allocation. " + gzipKitNote},
 	)
 
 	w = "gunzip"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,
-			Op: func() error {
+			Op: consumed(func() ([]byte, error) {
 				gunzipNaiveIn.Reset(gzippedText)
-				b, err := gunzipNaive(&gunzipNaiveIn)
-				if err != nil {
-					return err
-				}
-				return consumeGunzip(b)
-			},
+				return gunzipNaive(&gunzipNaiveIn)
+			}, consumeGunzip),
 			Published: &Figure{NsPerOp: 582, AllocsPerOp: 3, Source: srcGzip + ", BenchmarkGunzip"},
 			Footnote:  gunzipNaiveNote},
 		Case{Workload: w, Variant: Seed, WantAllocs: -1,
-			Op: func() error {
+			Op: consumed(func() ([]byte, error) {
 				gunzipSeedIn.Reset(gzippedText)
-				b, err := gunzipSeed(&gunzipSeedIn)
-				if err != nil {
-					return err
-				}
-				return consumeGunzip(b)
-			},
+				return gunzipSeed(&gunzipSeedIn)
+			}, consumeGunzip),
 			Published: &Figure{NsPerOp: 96.8, AllocsPerOp: 0, Source: srcGzip + ", BenchmarkGunzipWithGzipReaderPool"},
 			Footnote:  gunzipSeedNote},
 		Case{Workload: w, Variant: Poolkit, Name: "AppendDecompress, new result", WantAllocs: 1,
-			Op: func() error {
+			Op: consumed(func() ([]byte, error) {
 				warmGzpool()
-				b, err := gzpool.AppendDecompress(nil, gzippedText, gunzipLimit)
-				if err != nil {
-					return err
-				}
-				return consumeGunzip(b)
-			},
+				return gzpool.AppendDecompress(nil, gzippedText, gunzipLimit)
+			}, consumeGunzip),
 			Footnote: "gzpool.AppendDecompress(nil, data, 1 MiB limit): the result, sized from the gzip " +
 				"trailer, is the one allocation."},
 		Case{Workload: w, Variant: Poolkit, Name: "AppendDecompress, reused dst", WantAllocs: 0,
-			Op: func() error {
+			Op: consumed(func() ([]byte, error) {
 				warmGzpool()
 				b, err := gzpool.AppendDecompress(gunzipDst[:0], gzippedText, gunzipLimit)
-				if err != nil {
-					return err
+				if err == nil {
+					gunzipDst = b[:0]
 				}
-				gunzipDst = b[:0]
-				return consumeGunzip(b)
-			},
+				return b, err
+			}, consumeGunzip),
 			Footnote: "gzpool.AppendDecompress into the caller's reused buffer: no allocation."},
 	)
 }

@@ -264,32 +264,14 @@ func registerJSON() {
 	w := "json encode stream"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,
-			Op: func() error {
-				s, err := encodeStreamNaive(jData)
-				if err != nil {
-					return err
-				}
-				return consumeEncoded(s)
-			},
+			Op:        consumed(func() (string, error) { return encodeStreamNaive(jData) }, consumeEncoded),
 			Published: &Figure{NsPerOp: 636, AllocsPerOp: 5, Source: srcJSON + ", BenchmarkEncodeJSONStream"}},
 		Case{Workload: w, Variant: Seed, WantAllocs: -1,
-			Op: func() error {
-				s, err := encodeStreamSeed(jData)
-				if err != nil {
-					return err
-				}
-				return consumeEncoded(s)
-			},
+			Op:        consumed(func() (string, error) { return encodeStreamSeed(jData) }, consumeEncoded),
 			Published: &Figure{NsPerOp: 577, AllocsPerOp: 3, Source: srcJSON + ", BenchmarkEncodeJSONStreamWithPool"},
 			Footnote:  "As published."},
 		Case{Workload: w, Variant: Poolkit, Name: "jsonpool", WantAllocs: 1,
-			Op: func() error {
-				s, err := encodeStreamKit(&jData)
-				if err != nil {
-					return err
-				}
-				return consumeEncoded(s)
-			},
+			Op: consumed(func() (string, error) { return encodeStreamKit(&jData) }, consumeEncoded),
 			Footnote: "jsonpool.Encode into a pooled bytebuf.Buffer, then the same string: that string is the one " +
 				"allocation. The value is passed by pointer; the article passes the struct by value, which " +
 				"copies it into an interface (one allocation) on every call."},
@@ -298,64 +280,28 @@ func registerJSON() {
 	w = "json decode"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,
-			Op: func() error {
-				d, err := decodeNaive(sData)
-				if err != nil {
-					return err
-				}
-				return consumeDecoded(d)
-			},
+			Op:        consumed(func() (jsonData, error) { return decodeNaive(sData) }, consumeDecoded),
 			Published: &Figure{NsPerOp: 1903, AllocsPerOp: 12, Source: srcJSON + ", BenchmarkDecodeJSON"}},
 		Case{Workload: w, Variant: Seed, WantAllocs: -1,
-			Op: func() error {
-				d, err := decodeSeed(sData)
-				if err != nil {
-					return err
-				}
-				return consumeDecoded(d)
-			},
+			Op:        consumed(func() (jsonData, error) { return decodeSeed(sData) }, consumeDecoded),
 			Published: &Figure{NsPerOp: 1697, AllocsPerOp: 10, Source: srcJSON + ", BenchmarkDecodeJSONWithPool"},
 			Footnote:  jsonDecodeSeedNote},
 		Case{Workload: w, Variant: Poolkit, Name: "jsonpool", WantAllocs: 8,
-			Op: func() error {
-				d, err := decodeKit(sData)
-				if err != nil {
-					return err
-				}
-				return consumeDecoded(d)
-			},
+			Op:       consumed(func() (jsonData, error) { return decodeKit(sData) }, consumeDecoded),
 			Footnote: "jsonpool.Unmarshal. " + jsonKitNote},
 	)
 
 	w = "json decode stream"
 	Register(
 		Case{Workload: w, Variant: Naive, WantAllocs: -1,
-			Op: func() error {
-				d, err := decodeStreamNaive(strings.NewReader(sData))
-				if err != nil {
-					return err
-				}
-				return consumeDecoded(d)
-			},
+			Op:        consumed(func() (jsonData, error) { return decodeStreamNaive(strings.NewReader(sData)) }, consumeDecoded),
 			Published: &Figure{NsPerOp: 2255, AllocsPerOp: 15, Source: srcJSON + ", BenchmarkDecodeJSONStream"}},
 		Case{Workload: w, Variant: Seed, WantAllocs: -1,
-			Op: func() error {
-				d, err := decodeStreamSeed(strings.NewReader(sData))
-				if err != nil {
-					return err
-				}
-				return consumeDecoded(d)
-			},
+			Op:        consumed(func() (jsonData, error) { return decodeStreamSeed(strings.NewReader(sData)) }, consumeDecoded),
 			Published: &Figure{NsPerOp: 2075, AllocsPerOp: 13, Source: srcJSON + ", BenchmarkDecodeJSONStreamWithPool"},
 			Footnote:  jsonDecodeSeedNote},
 		Case{Workload: w, Variant: Poolkit, Name: "jsonpool", WantAllocs: 8,
-			Op: func() error {
-				d, err := decodeStreamKit(strings.NewReader(sData))
-				if err != nil {
-					return err
-				}
-				return consumeDecoded(d)
-			},
+			Op:       consumed(func() (jsonData, error) { return decodeStreamKit(strings.NewReader(sData)) }, consumeDecoded),
 			Footnote: "jsonpool.Decode, reading through a pooled buffer. " + jsonKitNote},
 	)
 

@@ -52,9 +52,9 @@ const logSeedNote = "The article's line is not logfmt: its value holds '=' and i
 	"logfmt's escaping for this value, and no extra allocation); they keep the article's " +
 	"buffers and time.Format."
 
-// logNaive is the article's LogWithoutPool, fixed to write a logfmt line.
-func logNaive(w io.Writer, key, val string) error {
-	b := &bytes.Buffer{}
+// writeLogLine writes the line of logNaive and logSeed into b as the
+// article's functions do, with time.Format, but quoting the value.
+func writeLogLine(b *bytes.Buffer, key, val string) {
 	b.WriteString("time=")
 	b.WriteString(logTimeNow().UTC().Format(time.RFC3339))
 	b.WriteByte(' ')
@@ -62,6 +62,12 @@ func logNaive(w io.Writer, key, val string) error {
 	b.WriteByte('=')
 	b.Write(strconv.AppendQuote(b.AvailableBuffer(), val))
 	b.WriteByte('\n')
+}
+
+// logNaive is the article's LogWithoutPool, fixed to write a logfmt line.
+func logNaive(w io.Writer, key, val string) error {
+	b := &bytes.Buffer{}
+	writeLogLine(b, key, val)
 	_, err := w.Write(b.Bytes())
 	return err
 }
@@ -72,13 +78,7 @@ var logSeedPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 func logSeed(w io.Writer, key, val string) error {
 	b := logSeedPool.Get().(*bytes.Buffer)
 	b.Reset()
-	b.WriteString("time=")
-	b.WriteString(logTimeNow().UTC().Format(time.RFC3339))
-	b.WriteByte(' ')
-	b.WriteString(key)
-	b.WriteByte('=')
-	b.Write(strconv.AppendQuote(b.AvailableBuffer(), val))
-	b.WriteByte('\n')
+	writeLogLine(b, key, val)
 	_, err := w.Write(b.Bytes())
 	//poolvet:ignore retention the article's pattern, measured as published: it puts the buffer back with no size check
 	logSeedPool.Put(b)

@@ -103,3 +103,16 @@ func (c Case) Label() string {
 	}
 	return string(c.Variant) + " (" + c.Name + ")"
 }
+
+// consumed returns an Op that runs produce and hands its result to
+// consume, the workload's checking consumer; an error from either is the
+// Op's.
+func consumed[T any](produce func() (T, error), consume func(T) error) func() error {
+	return func() error {
+		v, err := produce()
+		if err != nil {
+			return err
+		}
+		return consume(v)
+	}
+}

@@ -3,11 +3,11 @@ package workloads
 import (
 	"math"
 	"runtime/debug"
-	"sync"
 	"testing"
 
 	"github.com/poolkit/poolkit/allocs"
 	"github.com/poolkit/poolkit/internal/check"
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 )
 
@@ -68,25 +68,14 @@ func TestCases(t *testing.T) {
 				}
 			}
 			if c.Parallel {
-				var wg sync.WaitGroup
-				errs := make(chan error, 4)
-				for range 4 {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for range 200 {
-							if err := c.Op(); err != nil {
-								errs <- err
-								return
-							}
+				pooltest.RunConcurrently(t, 4, func(int) error {
+					for range 200 {
+						if err := c.Op(); err != nil {
+							return err
 						}
-					}()
-				}
-				wg.Wait()
-				close(errs)
-				for err := range errs {
-					t.Fatal(err)
-				}
+					}
+					return nil
+				})
 			}
 			if c.WantAllocs < 0 || race.Enabled || check.Enabled {
 				return
