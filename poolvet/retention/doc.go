@@ -15,7 +15,8 @@
 // caller's data, a call returning it grown such as buf.data, err =
 // Append(buf.data[:0], x) or dec.DecodeAll(src, buf[:0]), also through a
 // copy written back (out, err := dec.DecodeAll(src, (*bp)[:0]); *bp =
-// out), a function of the package that grows the value it is given, by
+// out) or taken out of the pool (buf := *pool.Get().(*[]byte); buf, err =
+// dec.DecodeAll(src, buf); pool.Put(&buf)), a function of the package that grows the value it is given, by
 // pointer, from its other arguments)
 // and goes back with no capacity or length check either where it grows or
 // where it is put, the Put in the same function or in a function of the

@@ -188,9 +188,14 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 	})
 }
 
-// getCall returns the call under a type assertion, if any.
+// getCall returns the call under a type assertion, and under a
+// dereference of one (*pool.Get().(*[]byte), a copy of the pooled
+// header), if any.
 func getCall(e ast.Expr) *ast.CallExpr {
 	e = ast.Unparen(e)
+	if st, ok := e.(*ast.StarExpr); ok {
+		e = ast.Unparen(st.X)
+	}
 	if ta, ok := e.(*ast.TypeAssertExpr); ok {
 		e = ast.Unparen(ta.X)
 	}
