@@ -57,8 +57,20 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		scanFunc(pass, info, h, typ, body, evidence)
 	})
-	if len(evidence) == 0 {
-		return nil, nil
+	fs := newFields(pass, h.decls)
+	// Buffer fields given pooled values and grown elsewhere: evidence
+	// for the direct Put each Put of such a field ends in.
+	for fv, pf := range fs.pooledFields(info) {
+		for _, c := range info.Calls {
+			if c.Op != poolcall.Put || c.Pool != pf.get.Pool || c.Value == nil || fieldOf(pass.TypesInfo, flow.Unconvert(pass.TypesInfo, c.Value)) != fv {
+				continue
+			}
+			if d := direct(info, c); d != nil {
+				if _, seen := evidence[d]; !seen {
+					evidence[d] = growth{get: pf.get.Pos(), grow: pf.grow.pos, what: pf.grow.what}
+				}
+			}
+		}
 	}
 
 	// Report each direct Put into such a pool that is not itself guarded.
@@ -66,22 +78,28 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Wrapper != nil || c.Pool == nil || c.Value == nil {
 			continue
 		}
-		g, ok := evidence[c.Call]
-		if !ok {
-			continue
-		}
 		v := rootObj(pass.TypesInfo, c.Value)
 		if v == nil {
 			continue
 		}
-		if body := enclosingBody(ins, c); body == nil || guarded(pass.TypesInfo, body, v) {
+		body := enclosingBody(ins, c)
+		if body == nil || guarded(pass.TypesInfo, body, v) {
+			continue
+		}
+		var msg string
+		if g, ok := evidence[c.Call]; ok {
+			msg = fmt.Sprintf("%s.Put keeps %s whatever its size (got on line %d, grown from input on line %d by %s)",
+				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what)
+		} else if fv, g, ok := fs.methodGrowth(c, body); ok {
+			msg = fmt.Sprintf("%s.Put keeps %s whatever the size of its %s (grown from input on line %d by %s)",
+				c.PoolName, types.ExprString(c.Value), fv.Name(), line(pass, g.pos), g.what)
+		} else {
 			continue
 		}
 		d := analysis.Diagnostic{
-			Pos: c.Call.Pos(),
-			End: c.Call.End(),
-			Message: fmt.Sprintf("%s.Put keeps %s whatever its size (got on line %d, grown from input on line %d by %s)",
-				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what),
+			Pos:     c.Call.Pos(),
+			End:     c.Call.End(),
+			Message: msg,
 		}
 		if fix := guardFix(pass, ins, c); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}

@@ -1,0 +1,514 @@
+package retention
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
+	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A fieldGrowth is a byte buffer field that grows from input in one
+// function of the package while the pool traffic is in others.
+type fieldGrowth struct {
+	pos  token.Pos
+	what string // "readN", "append", "x.buf.ReadFrom"
+}
+
+// fields finds the byte buffer fields of the package that grow far from
+// where their values are put back:
+//
+//   - grownByMethods: fields of a package type that one of its pointer
+//     methods grows from the method's parameters (d.buf, err =
+//     readN(d.r, d.buf, n); s.buf = append(s.buf, p...)), with no check
+//     of the field's length or capacity in that method;
+//   - checked: fields whose length or capacity the package compares
+//     anywhere (cap(x.buf) > max): such a field is bounded somewhere,
+//     and none of the rules here report it.
+type fields struct {
+	pass           *analysis.Pass
+	grownByMethods map[*types.Var]fieldGrowth
+	checked        map[*types.Var]bool
+	checkedTypes   map[*types.TypeName]bool // s.Len() > n, s of this type
+	decls          map[*types.Func]*ast.FuncDecl
+}
+
+func newFields(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl) *fields {
+	fs := &fields{pass: pass, grownByMethods: map[*types.Var]fieldGrowth{}, checked: map[*types.Var]bool{}, checkedTypes: map[*types.TypeName]bool{}, decls: decls}
+	ti := pass.TypesInfo
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if be, ok := n.(*ast.BinaryExpr); ok && isOrder(be.Op) {
+				for _, side := range []ast.Expr{be.X, be.Y} {
+					ast.Inspect(side, func(n ast.Node) bool {
+						if e := sizeOperand(n); e != nil {
+							if fv := fieldOf(ti, e); fv != nil {
+								fs.checked[fv] = true
+							}
+							if tn := typeName(ti.TypeOf(e)); tn != nil {
+								fs.checkedTypes[tn] = true
+							}
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+	}
+	for fn, fd := range decls {
+		if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+			continue
+		}
+		if _, ptr := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); !ptr {
+			continue // a value receiver grows a copy
+		}
+		recv, _ := ti.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+		if recv == nil {
+			continue
+		}
+		fs.scanMethod(fd, recv)
+	}
+	return fs
+}
+
+// scanMethod records the byte buffer fields of recv that the method fd
+// grows from its parameters.
+func (fs *fields) scanMethod(fd *ast.FuncDecl, recv *types.Var) {
+	ti := fs.pass.TypesInfo
+	params := paramSet(ti, fd.Type, nil)
+	local := map[*types.Var]fieldGrowth{}
+	compared := map[*types.Var]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			if isOrder(n.Op) {
+				ast.Inspect(n, func(n ast.Node) bool {
+					if e := sizeOperand(n); e != nil {
+						if fv := recvField(ti, e, recv); fv != nil {
+							compared[fv] = true
+						}
+					}
+					return true
+				})
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				fv := recvField(ti, l, recv)
+				if fv == nil || !isBytes(fv.Type()) {
+					continue
+				}
+				var r ast.Expr
+				switch {
+				case len(n.Rhs) == len(n.Lhs):
+					r = n.Rhs[i]
+				case len(n.Rhs) == 1 && i == 0:
+					r = n.Rhs[0]
+				default:
+					continue
+				}
+				if what := growsFrom(ti, r, fv, recv, params); what != "" {
+					if _, seen := local[fv]; !seen {
+						local[fv] = fieldGrowth{pos: n.Pos(), what: what}
+					}
+				}
+			}
+		case *ast.CallExpr:
+			// s.buf.Write(p), s.buf.ReadFrom(r) on a buffer field.
+			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			fv := recvField(ti, sel.X, recv)
+			if fv == nil || !knownBuffer(fv.Type()) {
+				return true
+			}
+			if v, what := grows(fs.pass, n, params); v == recv {
+				if _, seen := local[fv]; !seen {
+					local[fv] = fieldGrowth{pos: n.Pos(), what: what}
+				}
+			}
+		}
+		return true
+	})
+	for fv, g := range local {
+		if compared[fv] {
+			continue
+		}
+		g.what += " in " + recvTypeName(recv) + "." + fd.Name.Name
+		if _, seen := fs.grownByMethods[fv]; !seen || g.pos < fs.grownByMethods[fv].pos {
+			fs.grownByMethods[fv] = g
+		}
+	}
+}
+
+// growsFrom says what grows field fv of recv in the value r assigned to
+// it: append(recv.f[:0], p...) or a call given recv.f that returns it
+// grown, its other arguments mentioning params; "" otherwise.
+func growsFrom(ti *types.Info, r ast.Expr, fv, recv *types.Var, params map[types.Object]bool) string {
+	call, ok := ast.Unparen(r).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	if tv, ok := ti.Types[call.Fun]; ok && tv.IsType() {
+		return ""
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := ti.Uses[id].(*types.Builtin); ok {
+			if b.Name() == "append" && recvField(ti, call.Args[0], recv) == fv && fromParams(ti, call.Args[1:], params) {
+				return "append"
+			}
+			return ""
+		}
+	}
+	for i, a := range call.Args {
+		if recvField(ti, a, recv) != fv {
+			continue
+		}
+		rest := append(append([]ast.Expr(nil), call.Args[:i]...), call.Args[i+1:]...)
+		if fromParams(ti, rest, params) {
+			return types.ExprString(call.Fun)
+		}
+	}
+	return ""
+}
+
+// methodGrowth returns, for a direct Put of a pointer to a struct of the
+// package, a byte buffer field of that struct that a method grows from
+// input, when neither the function holding the Put nor the methods it
+// calls on the value reset or check that field, and no caller of that
+// function checks the value's size.
+func (fs *fields) methodGrowth(c *poolcall.Call, body *ast.BlockStmt) (*types.Var, fieldGrowth, bool) {
+	ti := fs.pass.TypesInfo
+	ptr, ok := types.Unalias(ti.TypeOf(c.Value)).(*types.Pointer)
+	if !ok {
+		return nil, fieldGrowth{}, false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() != fs.pass.Pkg || fs.checkedTypes[named.Obj()] {
+		return nil, fieldGrowth{}, false
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return nil, fieldGrowth{}, false
+	}
+	v := flow.Root(ti, c.Value)
+	if v == nil {
+		return nil, fieldGrowth{}, false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		fv := st.Field(i)
+		g, ok := fs.grownByMethods[fv]
+		if !ok || fs.checked[fv] {
+			continue
+		}
+		if fs.resets(body, v, fv, 0) {
+			continue
+		}
+		return fv, g, true
+	}
+	return nil, fieldGrowth{}, false
+}
+
+// resets reports whether body assigns field fv of v anything but its own
+// memory (v.buf = nil, v.buf = make(...)), or calls a method of the
+// package on v that does (depth bounds the descent).
+func (fs *fields) resets(body *ast.BlockStmt, v, fv *types.Var, depth int) bool {
+	ti := fs.pass.TypesInfo
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if recvField(ti, l, v) != fv {
+					continue
+				}
+				if len(n.Lhs) != len(n.Rhs) || !keepsMemory(ti, n.Rhs[i], v, fv) {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			if !ok || flow.Root(ti, sel.X) != v {
+				return true
+			}
+			fn := typeutil.StaticCallee(ti, n)
+			if fn == nil {
+				return true
+			}
+			fd := fs.decls[fn.Origin()]
+			if fd == nil || fd.Recv == nil || len(fd.Recv.List[0].Names) != 1 {
+				return true
+			}
+			recv, _ := ti.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+			if recv == nil {
+				return true
+			}
+			if depth >= 2 || fs.resets(fd.Body, recv, fv, depth+1) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// keepsMemory reports whether e is field fv of v resliced (v.buf[:0]), so
+// that assigning it back keeps the grown memory.
+func keepsMemory(ti *types.Info, e ast.Expr, v, fv *types.Var) bool {
+	sl, ok := ast.Unparen(e).(*ast.SliceExpr)
+	return ok && recvField(ti, sl.X, v) == fv
+}
+
+// recvField returns the field f when e is v.f, possibly resliced,
+// dereferenced or addressed (v.f[:0], &v.f); nil otherwise.
+func recvField(ti *types.Info, e ast.Expr, v *types.Var) *types.Var {
+	for {
+		e = ast.Unparen(e)
+		switch x := e.(type) {
+		case *ast.SliceExpr:
+			e = x.X
+			continue
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				e = x.X
+				continue
+			}
+		case *ast.StarExpr:
+			e = x.X
+			continue
+		}
+		break
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := ti.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal || len(s.Index()) != 1 {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok || ti.ObjectOf(id) != v {
+		return nil
+	}
+	fv, _ := s.Obj().(*types.Var)
+	return fv
+}
+
+// fieldOf returns the field e selects (x.f, x.f[:n], *x.f), whatever x.
+func fieldOf(ti *types.Info, e ast.Expr) *types.Var {
+	for {
+		e = ast.Unparen(e)
+		switch x := e.(type) {
+		case *ast.SliceExpr:
+			e = x.X
+			continue
+		case *ast.StarExpr:
+			e = x.X
+			continue
+		}
+		break
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := ti.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	fv, _ := s.Obj().(*types.Var)
+	return fv
+}
+
+// sizeOperand returns x when n is len(x), cap(x), x.Len(), x.Cap() or
+// x.Size(); nil otherwise.
+func sizeOperand(n ast.Node) ast.Expr {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		if (fun.Name == "cap" || fun.Name == "len") && len(call.Args) == 1 {
+			return call.Args[0]
+		}
+	case *ast.SelectorExpr:
+		if (fun.Sel.Name == "Cap" || fun.Sel.Name == "Len" || fun.Sel.Name == "Size") && len(call.Args) == 0 {
+			return fun.X
+		}
+	}
+	return nil
+}
+
+func isOrder(op token.Token) bool {
+	switch op {
+	case token.LSS, token.GTR, token.LEQ, token.GEQ:
+		return true
+	}
+	return false
+}
+
+// isBytes reports whether t is a byte slice, or one of the known buffer
+// types (by value or pointer).
+func isBytes(t types.Type) bool {
+	if s, ok := t.Underlying().(*types.Slice); ok {
+		b, ok := s.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return knownBuffer(t)
+}
+
+// knownBuffer reports whether t is one of knownGrowable's buffer types,
+// or a pointer to one.
+func knownBuffer(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && knownGrowable[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+}
+
+// paramSet returns the parameters of a function type, but skip.
+func paramSet(ti *types.Info, typ *ast.FuncType, skip types.Object) map[types.Object]bool {
+	params := map[types.Object]bool{}
+	for _, f := range typ.Params.List {
+		for _, name := range f.Names {
+			if obj := ti.Defs[name]; obj != nil && obj != skip {
+				params[obj] = true
+			}
+		}
+	}
+	return params
+}
+
+// A pooledField is a buffer field that holds values from a sync.Pool
+// (x.buf = bufPool.Get().(*bytes.Buffer), or T{buf: acquire()}).
+type pooledField struct {
+	get  *poolcall.Call
+	grow fieldGrowth // zero until some function grows the field
+}
+
+// pooledFields finds the buffer fields of the package's structs that are
+// given values from a sync.Pool and grow from input somewhere: a
+// ReadFrom or io.Copy into x.buf, or x.buf.Write of the caller's data,
+// the field's size compared nowhere.
+func (fs *fields) pooledFields(info *poolcall.Info) map[*types.Var]*pooledField {
+	ti := fs.pass.TypesInfo
+	out := map[*types.Var]*pooledField{}
+	note := func(fv *types.Var, r ast.Expr) {
+		if fv == nil || !knownBuffer(fv.Type()) && !isBytes(fv.Type()) {
+			return
+		}
+		call := getCall(r)
+		if call == nil {
+			return
+		}
+		c := info.ByCall[call]
+		if c == nil || c.Op != poolcall.Get || c.Kind != poolcall.SyncPool || c.Pool == nil {
+			return
+		}
+		if _, seen := out[fv]; !seen {
+			out[fv] = &pooledField{get: c}
+		}
+	}
+	for _, f := range fs.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i, l := range n.Lhs {
+						note(fieldOf(ti, l), n.Rhs[i])
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok {
+					if fv, ok := ti.Uses[id].(*types.Var); ok && fv.IsField() {
+						note(fv, n.Value)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for _, fd := range fs.decls {
+		params := paramSet(ti, fd.Type, nil)
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var target ast.Expr
+			what := ""
+			if fn := typeutil.StaticCallee(ti, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "io" && len(call.Args) >= 2 {
+				switch fn.Name() {
+				case "Copy", "CopyN", "CopyBuffer":
+					target, what = call.Args[0], "io."+fn.Name()
+				}
+			} else if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				switch sel.Sel.Name {
+				case "ReadFrom":
+					target, what = sel.X, types.ExprString(sel.X)+".ReadFrom"
+				case "Write", "WriteString":
+					if fromParams(ti, call.Args, params) {
+						target, what = sel.X, types.ExprString(sel.X)+"."+sel.Sel.Name+" of caller data"
+					}
+				}
+			}
+			if target == nil {
+				return true
+			}
+			fv := fieldOf(ti, target)
+			pf := out[fv]
+			if pf == nil || fs.checked[fv] || !knownBuffer(fv.Type()) {
+				return true
+			}
+			if pf.grow.what == "" || call.Pos() < pf.grow.pos {
+				pf.grow = fieldGrowth{pos: call.Pos(), what: what}
+			}
+			return true
+		})
+	}
+	for fv, pf := range out {
+		if pf.grow.what == "" {
+			delete(out, fv)
+		}
+	}
+	return out
+}
+
+// typeName returns the type name of t or of what t points to, nil for
+// unnamed types.
+func typeName(t types.Type) *types.TypeName {
+	if t == nil {
+		return nil
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+// recvTypeName names the type of a method's receiver: "Decoder" for
+// d *Decoder.
+func recvTypeName(recv *types.Var) string {
+	if tn := typeName(recv.Type()); tn != nil {
+		return tn.Name()
+	}
+	return types.TypeString(recv.Type(), nil)
+}
