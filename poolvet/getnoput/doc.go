@@ -17,7 +17,12 @@
 // function, stored, or tested in a condition (a capacity guard that drops
 // large buffers on purpose is fine). Paths ending in panic, os.Exit or
 // log.Fatal are not reported, nor are functions that defer the Put or
-// refer to the value from a closure.
+// refer to the value from a closure. A pool without New is followed
+// through the usual fallback (r, ok := pool.Get().(*gzip.Reader); if !ok {
+// r, err = gzip.NewReader(src) }): both branches hold a reader to put
+// back. Calling Reset, Read, Write and the like on the value, even for a
+// type of another module, does not hand it on; other methods of other
+// modules may.
 //
 // In a loop, a continue (or a break, when the value is declared in the
 // loop) that leaves the iteration holding the value before it is put back

@@ -111,7 +111,10 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 	if body == nil || g == nil {
 		return
 	}
-	simple, hasPut := st.eligible(x, node, body)
+	// x, ok := Get().(T); if !ok { x = New() }: the if gives x a value
+	// when the pool had none, and both branches go on holding x.
+	orNew := getOrNew(info, body, x, okVar)
+	simple, hasPut := st.eligible(x, node, body, orNew)
 	if !simple {
 		return
 	}
@@ -152,6 +155,9 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 			n := b.Nodes[i]
 			if n == node {
 				return // around a loop to the Get again: not followed
+			}
+			if e, ok := n.(ast.Expr); ok && orNew.cond[e] {
+				continue
 			}
 			if e, ok := n.(ast.Expr); ok && (guards[e] || (okVar != nil && flow.Mentions(info, e, okVar))) {
 				return // if cond { Put(x) }: the other branch drops x on purpose
@@ -222,7 +228,7 @@ func (st *state) putGuards(x *types.Var, body *ast.BlockStmt) map[ast.Expr]bool 
 // never defers a Put of x, never reassigns x except to values derived
 // from it, and no closure refers to x), and whether it puts x back with
 // a plain Put somewhere.
-func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) (simple, hasPut bool) {
+func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt, orNew getOrNewIfs) (simple, hasPut bool) {
 	info := st.pass.TypesInfo
 	ok := true
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -250,7 +256,7 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) (
 				hasPut = true
 			}
 		case *ast.AssignStmt:
-			if n == binding {
+			if n == binding || orNew.assign[n] {
 				return true
 			}
 			for i, l := range n.Lhs {
@@ -270,6 +276,48 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) (
 		return true
 	})
 	return ok, hasPut
+}
+
+// getOrNewIfs are the if statements of a function that give x a value
+// when the Get's type assertion failed: x, ok := Get().(T); if !ok { x,
+// err = NewT() }.
+type getOrNewIfs struct {
+	cond   map[ast.Expr]bool        // their conditions
+	assign map[*ast.AssignStmt]bool // their assignments to x
+}
+
+func getOrNew(info *types.Info, body *ast.BlockStmt, x, okVar *types.Var) getOrNewIfs {
+	g := getOrNewIfs{cond: map[ast.Expr]bool{}, assign: map[*ast.AssignStmt]bool{}}
+	if okVar == nil {
+		return g
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		is, ok := n.(*ast.IfStmt)
+		if !ok || is.Init != nil {
+			return true
+		}
+		not, ok := ast.Unparen(is.Cond).(*ast.UnaryExpr)
+		if !ok || not.Op != token.NOT || !flow.IsVar(info, ast.Unparen(not.X), okVar) {
+			return true
+		}
+		var assigns []*ast.AssignStmt
+		for _, stmt := range is.Body.List {
+			as, ok := stmt.(*ast.AssignStmt)
+			if ok && len(as.Rhs) == 1 && !flow.Mentions(info, as.Rhs[0], x) {
+				for _, l := range as.Lhs {
+					if flow.IsVar(info, l, x) {
+						assigns = append(assigns, as)
+					}
+				}
+			}
+		}
+		if len(assigns) == 1 {
+			g.cond[is.Cond] = true
+			g.assign[assigns[0]] = true
+		}
+		return true
+	})
+	return g
 }
 
 func (st *state) isPutArg(u *ast.UnaryExpr) bool {
@@ -406,6 +454,15 @@ var writesOnly = map[string]bool{
 	"encoding/xml.Unmarshal":   true,
 }
 
+// usesOnly lists method names that, on a type of another module, reset,
+// read or write their receiver and do not hand it on: gzip.Reader.Reset
+// of klauspost/compress is as harmless as that of compress/gzip.
+var usesOnly = map[string]bool{
+	"Reset": true, "Read": true, "ReadByte": true, "Write": true, "WriteString": true,
+	"WriteByte": true, "ReadFrom": true, "WriteTo": true, "Len": true, "Cap": true,
+	"Bytes": true, "String": true, "Sum": true, "Size": true,
+}
+
 // harmlessMethod reports whether calling fn on x cannot put x back: a
 // method of a standard library or poolkit buffer type, or a method declared
 // in this package whose body contains no pool Put.
@@ -416,8 +473,9 @@ func (st *state) harmlessMethod(fn *types.Func) bool {
 	}
 	if pkg != st.pass.Pkg {
 		// Standard library and poolkit buffer methods do not release
-		// the caller's values; other packages' methods may.
-		return pkg.Path() == poolcall.PoolkitByteBuf || !strings.Contains(strings.Split(pkg.Path(), "/")[0], ".")
+		// the caller's values; other packages' methods may, but not
+		// those that only reset, read or write their receiver.
+		return pkg.Path() == poolcall.PoolkitByteBuf || !strings.Contains(strings.Split(pkg.Path(), "/")[0], ".") || usesOnly[fn.Name()]
 	}
 	fn = fn.Origin()
 	for _, f := range st.pass.Files {
