@@ -640,6 +640,8 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			}
 		case *ast.SendStmt:
 			escapes(n.Value, n.Value, "sends")
+		case *ast.CallExpr:
+			reportHTTPBody(pass, al, put, x, n, "deferred Put", line)
 		case *ast.GoStmt:
 			if joins == nil {
 				joins = append(joinPositions(info, body), token.NoPos)
