@@ -20,7 +20,7 @@
 // refer to the value from a closure. A pool without New is followed
 // through the usual fallback (r, ok := pool.Get().(*gzip.Reader); if !ok {
 // r, err = gzip.NewReader(src) }): both branches hold a reader to put
-// back. Calling Reset, Read, Write and the like on the value, even for a
+// back. Calling Reset, Len, Cap, Bytes or String on the value, even for a
 // type of another module, does not hand it on; other methods of other
 // modules may.
 //

@@ -454,13 +454,14 @@ var writesOnly = map[string]bool{
 	"encoding/xml.Unmarshal":   true,
 }
 
-// usesOnly lists method names that, on a type of another module, reset,
-// read or write their receiver and do not hand it on: gzip.Reader.Reset
-// of klauspost/compress is as harmless as that of compress/gzip.
+// usesOnly lists method names that, on a type of another module, reset
+// or read their receiver and do not hand it on: gzip.Reader.Reset of
+// klauspost/compress is as harmless as that of compress/gzip. Write and
+// the like are left out: their error returns are often dead code
+// (bytebufferpool's WriteString never fails), and reporting the return
+// that follows would be noise.
 var usesOnly = map[string]bool{
-	"Reset": true, "Read": true, "ReadByte": true, "Write": true, "WriteString": true,
-	"WriteByte": true, "ReadFrom": true, "WriteTo": true, "Len": true, "Cap": true,
-	"Bytes": true, "String": true, "Sum": true, "Size": true,
+	"Reset": true, "Len": true, "Cap": true, "Bytes": true, "String": true,
 }
 
 // harmlessMethod reports whether calling fn on x cannot put x back: a
@@ -474,7 +475,7 @@ func (st *state) harmlessMethod(fn *types.Func) bool {
 	if pkg != st.pass.Pkg {
 		// Standard library and poolkit buffer methods do not release
 		// the caller's values; other packages' methods may, but not
-		// those that only reset, read or write their receiver.
+		// those that only reset or read their receiver.
 		return pkg.Path() == poolcall.PoolkitByteBuf || !strings.Contains(strings.Split(pkg.Path(), "/")[0], ".") || usesOnly[fn.Name()]
 	}
 	fn = fn.Origin()
@@ -516,10 +517,8 @@ func (st *state) noReturnEnd(b *cfg.Block) bool {
 	if !ok {
 		return false
 	}
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := st.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
-			return true
-		}
+	if flow.IsPanic(st.pass.TypesInfo, call) {
+		return true
 	}
 	fn := typeutil.StaticCallee(st.pass.TypesInfo, call)
 	if fn == nil {

@@ -70,3 +70,17 @@ func orNothing(data []byte) error {
 	readers.Put(r)
 	return nil
 }
+
+// Quiet: Write of another module's type may hand the value on (and its
+// error return is often dead code).
+func written(data []byte) error {
+	r, ok := readers.Get().(*zz.Reader)
+	if !ok {
+		r, _ = zz.NewReader(nil)
+	}
+	if _, err := r.Write(data); err != nil {
+		return err
+	}
+	readers.Put(r)
+	return nil
+}

@@ -17,3 +17,6 @@ func (z *Reader) Read(p []byte) (int, error) { return z.r.Read(p) }
 
 // Keep may hand z on to anyone.
 func (z *Reader) Keep() {}
+
+// Write stands for a method whose error return never fires.
+func (z *Reader) Write(p []byte) (int, error) { return len(p), nil }
