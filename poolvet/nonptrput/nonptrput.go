@@ -10,8 +10,6 @@ import (
 	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // Analyzer reports sync.Pool.Put of values that allocate when boxed.
@@ -19,7 +17,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "nonptrput",
 	Doc:      docText(),
 	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/nonptrput",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
+	Requires: []*analysis.Analyzer{poolcall.Analyzer},
 	Run:      ignore.Run("nonptrput", run),
 }
 
@@ -61,64 +59,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	checkPoolInterfaces(pass)
 	return nil, nil
-}
-
-// checkPoolInterfaces reports Put, through an interface shaped like
-// sync.Pool (Get() any and Put(any), such as a library's BufferPool
-// option), of a value that allocates when boxed: whatever implements
-// the interface, the conversion to any happens at the call.
-func checkPoolInterfaces(pass *analysis.Pass) {
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Put" || len(call.Args) != 1 {
-			continue
-		}
-		s := pass.TypesInfo.Selections[sel]
-		if s == nil || s.Kind() != types.MethodVal || !poolInterface(s.Recv()) {
-			continue
-		}
-		tv, ok := pass.TypesInfo.Types[call.Args[0]]
-		if !ok || tv.Value != nil || tv.IsNil() {
-			continue
-		}
-		why := allocates(pass, tv.Type)
-		if why == "" {
-			continue
-		}
-		ts := types.TypeString(tv.Type, types.RelativeTo(pass.Pkg))
-		pass.Report(analysis.Diagnostic{
-			Pos:     call.Args[0].Pos(),
-			End:     call.Args[0].End(),
-			Message: types.ExprString(sel.X) + ".Put of " + ts + " (" + why + ") allocates on every call",
-		})
-	}
-}
-
-// poolInterface reports whether t is an interface type whose method set
-// has sync.Pool's Get() any and Put(any).
-func poolInterface(t types.Type) bool {
-	iface, ok := t.Underlying().(*types.Interface)
-	if !ok {
-		return false
-	}
-	var get, put bool
-	for i := 0; i < iface.NumMethods(); i++ {
-		sig := iface.Method(i).Type().(*types.Signature)
-		switch iface.Method(i).Name() {
-		case "Get":
-			get = sig.Params().Len() == 0 && sig.Results().Len() == 1 && isEmptyInterface(sig.Results().At(0).Type())
-		case "Put":
-			put = sig.Params().Len() == 1 && sig.Results().Len() == 0 && !sig.Variadic() && isEmptyInterface(sig.Params().At(0).Type())
-		}
-	}
-	return get && put
-}
-
-func isEmptyInterface(t types.Type) bool {
-	iface, ok := t.Underlying().(*types.Interface)
-	return ok && iface.Empty()
 }
 
 // checkAddrOfCopy reports Put(&s) where s is a slice or string header

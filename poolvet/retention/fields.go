@@ -40,23 +40,13 @@ func newFields(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl) *fields
 	fs := &fields{pass: pass, grownByMethods: map[*types.Var]fieldGrowth{}, checked: map[*types.Var]bool{}, checkedTypes: map[*types.TypeName]bool{}, decls: decls}
 	ti := pass.TypesInfo
 	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if be, ok := n.(*ast.BinaryExpr); ok && isOrder(be.Op) {
-				for _, side := range []ast.Expr{be.X, be.Y} {
-					ast.Inspect(side, func(n ast.Node) bool {
-						if e := sizeOperand(n); e != nil {
-							if fv := fieldOf(ti, e); fv != nil {
-								fs.checked[fv] = true
-							}
-							if tn := typeName(ti.TypeOf(e)); tn != nil {
-								fs.checkedTypes[tn] = true
-							}
-						}
-						return true
-					})
-				}
+		eachCompared(f, func(e ast.Expr) {
+			if fv := fieldOf(ti, e); fv != nil {
+				fs.checked[fv] = true
 			}
-			return true
+			if tn := typeName(ti.TypeOf(e)); tn != nil {
+				fs.checkedTypes[tn] = true
+			}
 		})
 	}
 	for fn, fd := range decls {
@@ -82,21 +72,15 @@ func (fs *fields) scanMethod(fd *ast.FuncDecl, recv *types.Var) {
 	params := paramSet(ti, fd.Type, nil)
 	local := map[*types.Var]fieldGrowth{}
 	compared := map[*types.Var]bool{}
+	eachCompared(fd.Body, func(e ast.Expr) {
+		if fv := recvField(ti, e, recv); fv != nil {
+			compared[fv] = true
+		}
+	})
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.BinaryExpr:
-			if isOrder(n.Op) {
-				ast.Inspect(n, func(n ast.Node) bool {
-					if e := sizeOperand(n); e != nil {
-						if fv := recvField(ti, e, recv); fv != nil {
-							compared[fv] = true
-						}
-					}
-					return true
-				})
-			}
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
 				fv := recvField(ti, l, recv)
@@ -271,63 +255,65 @@ func keepsMemory(ti *types.Info, e ast.Expr, v, fv *types.Var) bool {
 // recvField returns the field f when e is v.f, possibly resliced,
 // dereferenced or addressed (v.f[:0], &v.f); nil otherwise.
 func recvField(ti *types.Info, e ast.Expr, v *types.Var) *types.Var {
-	for {
-		e = ast.Unparen(e)
-		switch x := e.(type) {
-		case *ast.SliceExpr:
-			e = x.X
-			continue
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				e = x.X
-				continue
-			}
-		case *ast.StarExpr:
-			e = x.X
-			continue
-		}
-		break
-	}
-	sel, ok := e.(*ast.SelectorExpr)
-	if !ok {
+	sel, fv := fieldSel(ti, e)
+	if fv == nil || len(ti.Selections[sel].Index()) != 1 {
 		return nil
 	}
-	s := ti.Selections[sel]
-	if s == nil || s.Kind() != types.FieldVal || len(s.Index()) != 1 {
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || ti.ObjectOf(id) != v {
 		return nil
 	}
-	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok || ti.ObjectOf(id) != v {
-		return nil
-	}
-	fv, _ := s.Obj().(*types.Var)
 	return fv
 }
 
-// fieldOf returns the field e selects (x.f, x.f[:n], *x.f), whatever x.
+// fieldOf returns the field e selects (x.f, x.f[:n], *x.f, &x.f),
+// whatever x.
 func fieldOf(ti *types.Info, e ast.Expr) *types.Var {
+	_, fv := fieldSel(ti, e)
+	return fv
+}
+
+// fieldSel returns the field selection under the reslices, dereferences
+// and address-of operators of e, and its field.
+func fieldSel(ti *types.Info, e ast.Expr) (*ast.SelectorExpr, *types.Var) {
 	for {
-		e = ast.Unparen(e)
-		switch x := e.(type) {
+		switch x := ast.Unparen(e).(type) {
 		case *ast.SliceExpr:
 			e = x.X
-			continue
 		case *ast.StarExpr:
 			e = x.X
-			continue
+		case *ast.UnaryExpr:
+			if x.Op != token.AND {
+				return nil, nil
+			}
+			e = x.X
+		case *ast.SelectorExpr:
+			if s := ti.Selections[x]; s != nil && s.Kind() == types.FieldVal {
+				fv, _ := s.Obj().(*types.Var)
+				return x, fv
+			}
+			return nil, nil
+		default:
+			return nil, nil
 		}
-		break
 	}
-	sel, ok := e.(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	s := ti.Selections[sel]
-	if s == nil || s.Kind() != types.FieldVal {
-		return nil
-	}
-	fv, _ := s.Obj().(*types.Var)
-	return fv
+}
+
+// eachCompared calls f with x for each len(x), cap(x), x.Len(), x.Cap()
+// and x.Size() that n compares with <, >, <= or >=.
+func eachCompared(n ast.Node, f func(x ast.Expr)) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok || !isOrder(be.Op) {
+			return true
+		}
+		ast.Inspect(be, func(n ast.Node) bool {
+			if e := sizeOperand(n); e != nil {
+				f(e)
+			}
+			return true
+		})
+		return false
+	})
 }
 
 // sizeOperand returns x when n is len(x), cap(x), x.Len(), x.Cap() or

@@ -150,14 +150,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 	if len(got) == 0 {
 		return
 	}
-	params := map[types.Object]bool{}
-	for _, f := range typ.Params.List {
-		for _, name := range f.Names {
-			if obj := ti.Defs[name]; obj != nil {
-				params[obj] = true
-			}
-		}
-	}
+	params := paramSet(ti, typ, nil)
 	derived := map[types.Object]derivation{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		var v types.Object
@@ -389,14 +382,7 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 	if _, ok := p.Type().Underlying().(*types.Slice); ok {
 		return "" // the callee grows its copy of the header; the caller's slice stays
 	}
-	params := map[types.Object]bool{}
-	for _, f := range fd.Type.Params.List {
-		for _, name := range f.Names {
-			if obj := ti.Defs[name]; obj != nil && obj != p {
-				params[obj] = true
-			}
-		}
-	}
+	params := paramSet(ti, fd.Type, p)
 	if guarded(ti, fd.Body, p) {
 		return ""
 	}
@@ -497,37 +483,7 @@ func asVar(o types.Object) *types.Var {
 // value rooted at v: cap(v.B) > n, v.Cap() <= max, len(*v) < n, ...
 func guarded(ti *types.Info, body *ast.BlockStmt, v types.Object) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		be, ok := n.(*ast.BinaryExpr)
-		if !ok || found {
-			return !found
-		}
-		switch be.Op {
-		case token.LSS, token.GTR, token.LEQ, token.GEQ:
-		default:
-			return true
-		}
-		for _, side := range []ast.Expr{be.X, be.Y} {
-			ast.Inspect(side, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				switch fun := ast.Unparen(call.Fun).(type) {
-				case *ast.Ident:
-					if (fun.Name == "cap" || fun.Name == "len") && len(call.Args) == 1 && rootObj(ti, call.Args[0]) == v {
-						found = true
-					}
-				case *ast.SelectorExpr:
-					if (fun.Sel.Name == "Cap" || fun.Sel.Name == "Len" || fun.Sel.Name == "Size") && rootObj(ti, fun.X) == v {
-						found = true
-					}
-				}
-				return !found
-			})
-		}
-		return !found
-	})
+	eachCompared(body, func(e ast.Expr) { found = found || rootObj(ti, e) == v })
 	return found
 }
 

@@ -82,11 +82,11 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 			case *ast.FuncLit:
 				descend = false
 			case *ast.BlockStmt:
-				descend = !terminates(info, n.List)
+				descend = !flow.Exits(info, n.List)
 			case *ast.CaseClause:
-				descend = !terminates(info, n.Body)
+				descend = !flow.Exits(info, n.Body)
 			case *ast.CommClause:
-				descend = !terminates(info, n.Body)
+				descend = !flow.Exits(info, n.Body)
 			case *ast.SendStmt:
 				if putGuarded && branched(stack) {
 					break
@@ -327,27 +327,6 @@ func joinedBetween(joins []token.Pos, from, to token.Pos) bool {
 	for _, p := range joins {
 		if p.IsValid() && p >= from && p < to {
 			return true
-		}
-	}
-	return false
-}
-
-// terminates reports whether a statement list ends by leaving the
-// function: a return or a panic.
-func terminates(info *types.Info, list []ast.Stmt) bool {
-	if len(list) == 0 {
-		return false
-	}
-	switch s := list[len(list)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.ExprStmt:
-		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-				if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
-					return true
-				}
-			}
 		}
 	}
 	return false

@@ -192,7 +192,7 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 				return
 			}
 		}
-		if len(list) > 0 && leaves(info, list[len(list)-1]) {
+		if flow.Leaves(info, list) {
 			return
 		}
 		// Go on after the branch or block holding the Put:
@@ -245,24 +245,6 @@ func enclosingStmt(stmt inspector.Cursor) (inspector.Cursor, bool) {
 		return c, false
 	}
 	return c, true
-}
-
-// leaves reports whether s ends its statement list by leaving it: a
-// return, a branch (break, continue, goto, fallthrough), or a call of
-// panic.
-func leaves(info *types.Info, s ast.Stmt) bool {
-	switch s := s.(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	case *ast.ExprStmt:
-		if call, ok := s.X.(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-				b, isB := info.Uses[id].(*types.Builtin)
-				return isB && b.Name() == "panic"
-			}
-		}
-	}
-	return false
 }
 
 // afterScan looks for the first use of a live variable in the statements
