@@ -204,45 +204,37 @@ func (fs *fields) methodGrowth(c *poolcall.Call, body *ast.BlockStmt) (*types.Va
 // package on v that does (depth bounds the descent).
 func (fs *fields) resets(body *ast.BlockStmt, v, fv *types.Var, depth int) bool {
 	ti := fs.pass.TypesInfo
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if recvField(ti, l, v) != fv {
-					continue
-				}
-				if len(n.Lhs) != len(n.Rhs) || !keepsMemory(ti, n.Rhs[i], v, fv) {
-					found = true
+	for n := range ast.Preorder(body) {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for i, l := range as.Lhs {
+				if recvField(ti, l, v) == fv && (len(as.Lhs) != len(as.Rhs) || !keepsMemory(ti, as.Rhs[i], v, fv)) {
+					return true
 				}
 			}
-		case *ast.CallExpr:
-			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-			if !ok || flow.Root(ti, sel.X) != v {
-				return true
-			}
-			fn := typeutil.StaticCallee(ti, n)
-			if fn == nil {
-				return true
-			}
-			fd := fs.decls[fn.Origin()]
-			if fd == nil || fd.Recv == nil || len(fd.Recv.List[0].Names) != 1 {
-				return true
-			}
-			recv, _ := ti.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
-			if recv == nil {
-				return true
-			}
-			if depth >= 2 || fs.resets(fd.Body, recv, fv, depth+1) {
-				found = true
-			}
+			continue
 		}
-		return !found
-	})
-	return found
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || flow.Root(ti, sel.X) != v {
+			continue
+		}
+		// A method of the package called on v: look inside.
+		fn := typeutil.StaticCallee(ti, call)
+		if fn == nil {
+			continue
+		}
+		fd := fs.decls[fn.Origin()]
+		if fd == nil || fd.Recv == nil || len(fd.Recv.List[0].Names) != 1 {
+			continue
+		}
+		if recv, _ := ti.Defs[fd.Recv.List[0].Names[0]].(*types.Var); recv != nil && (depth >= 2 || fs.resets(fd.Body, recv, fv, depth+1)) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepsMemory reports whether e is field fv of v resliced (v.buf[:0]), so

@@ -12,20 +12,11 @@ import (
 // ByteBuffer is a pooled byte buffer.
 type ByteBuffer struct{ B []byte }
 
-var pool sync.Pool
+var pool = sync.Pool{New: func() any { return new(ByteBuffer) }}
 
-func getBuf() *ByteBuffer {
-	v := pool.Get()
-	if v == nil {
-		return &ByteBuffer{}
-	}
-	return v.(*ByteBuffer)
-}
+func getBuf() *ByteBuffer { return pool.Get().(*ByteBuffer) }
 
-func putBuf(b *ByteBuffer) {
-	b.B = b.B[:0]
-	pool.Put(b)
-}
+func putBuf(b *ByteBuffer) { b.B = b.B[:0]; pool.Put(b) }
 
 // push sends the buffer's bytes and puts the buffer back when it returns.
 func push(ctx context.Context, c *http.Client, url string, write func(*ByteBuffer)) error {
@@ -37,7 +28,7 @@ func push(ctx context.Context, c *http.Client, url string, write func(*ByteBuffe
 	if err != nil {
 		return err
 	}
-	resp, err := c.Do(req) // want `^sends memory of bb as an HTTP request body, which the deferred Put on line 33 hands back to pool \(the transport may read it after Do returns\)$`
+	resp, err := c.Do(req) // want `^sends memory of bb as an HTTP request body, which the deferred Put on line 24 hands back to pool \(the transport may read it after Do returns\)$`
 	if err != nil {
 		return err
 	}
@@ -51,7 +42,7 @@ func post(url string, v []byte) error {
 	b := bufs.Get().(*bytes.Buffer)
 	b.Reset()
 	b.Write(v)
-	resp, err := http.Post(url, "text/plain", b) // want `^sends b as an HTTP request body, which the Put on line 55 hands back to bufs \(the transport may read it after Post returns\)$`
+	resp, err := http.Post(url, "text/plain", b) // want `^sends b as an HTTP request body, which the Put on line 46 hands back to bufs \(the transport may read it after Post returns\)$`
 	bufs.Put(b)
 	if err != nil {
 		return err
@@ -69,7 +60,7 @@ func roundTrip(rt http.RoundTripper, url string, v []byte) error {
 	if err != nil {
 		return err
 	}
-	resp, err := rt.RoundTrip(req) // want `sends memory of b as an HTTP request body, which the deferred Put on line 65 hands back to bufs`
+	resp, err := rt.RoundTrip(req) // want `sends memory of b as an HTTP request body, which the deferred Put on line 56 hands back to bufs`
 	if err != nil {
 		return err
 	}
@@ -95,20 +86,16 @@ func pushCopy(c *http.Client, url string, write func(*ByteBuffer)) error {
 }
 
 // The buffer builds the URL, copied into a string, not the body.
-func get(c *http.Client, base string) error {
+func get(c *http.Client, base string) (*http.Response, error) {
 	bb := getBuf()
 	defer putBuf(bb)
 	bb.B = append(bb.B[:0], base...)
 	bb.B = append(bb.B, "/metrics"...)
 	req, err := http.NewRequest("GET", string(bb.B), nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
+	return c.Do(req)
 }
 
 // The buffer receives the response, which Do does not read into later.
