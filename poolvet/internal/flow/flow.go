@@ -5,8 +5,10 @@
 // node mentions a variable, the enclosing function; the one way to find the
 // variable at the root of an expression (Root, RootIdent), to strip
 // conversions (Unconvert, StripConversions) and to name a field path below
-// a variable (Path); and Scanner, the event walk the analyzers that follow
-// a Get (getreset, dirtydecode) are built on.
+// a variable (Path); whether a statement list leaves (Leaves, Exits,
+// IsPanic); every place a function assigns a variable (EachAssign); and
+// Scanner, the event walk the analyzers that follow a Get (getreset,
+// dirtydecode) are built on.
 package flow
 
 import (
