@@ -148,53 +148,71 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 	// Leaving the loop iteration that holds x: reported at the continue
 	// or break itself, so the walk stops where the loop ends.
 	loop := st.checkLoop(get, x, okVar, bind, report)
-	seen := map[*cfg.Block]bool{}
-	var walk func(b *cfg.Block, from int)
-	walk = func(b *cfg.Block, from int) {
-		for i := from; i < len(b.Nodes); i++ {
-			n := b.Nodes[i]
-			if n == node {
-				return // around a loop to the Get again: not followed
-			}
-			if e, ok := n.(ast.Expr); ok && orNew.cond[e] {
-				continue
-			}
-			if e, ok := n.(ast.Expr); ok && (guards[e] || (okVar != nil && flow.Mentions(info, e, okVar))) {
-				return // if cond { Put(x) }: the other branch drops x on purpose
-			}
-			if st.handled(n, x) {
-				return
-			}
-		}
-		if len(b.Succs) == 0 {
-			if ret := b.Return(); ret != nil {
-				if ret.Pos() == body.Rbrace {
-					report(ret.Pos(), "when the function ends")
-				} else {
-					report(ret.Pos(), "on this return path")
-				}
-				return
-			}
-			if st.noReturnEnd(b) {
-				return
-			}
-			report(body.Rbrace, "when the function ends")
+	w := &pathWalk{st: st, x: x, body: body, stopAt: node, loop: loop, report: report, seen: map[*cfg.Block]bool{},
+		skip: func(e ast.Expr) bool { return orNew.cond[e] },
+		stop: func(e ast.Expr) bool { return guards[e] || (okVar != nil && flow.Mentions(info, e, okVar)) },
+	}
+	w.walk(start, idx+1)
+}
+
+// A pathWalk follows x through the control-flow graph of body to each
+// return, or end of the function, that x reaches without being put back,
+// handed on or decided about, and reports it.
+type pathWalk struct {
+	st     *state
+	x      *types.Var
+	body   *ast.BlockStmt
+	stopAt ast.Node            // the Get: around a loop back to it, not followed
+	skip   func(ast.Expr) bool // conditions passed over
+	stop   func(ast.Expr) bool // conditions ending the path: if cond { Put(x) } drops x on purpose otherwise
+	loop   ast.Stmt            // the loop whose iteration holds x, or nil
+	report func(pos token.Pos, what string)
+	seen   map[*cfg.Block]bool
+}
+
+func (w *pathWalk) walk(b *cfg.Block, from int) {
+	for i := from; i < len(b.Nodes); i++ {
+		n := b.Nodes[i]
+		if n == w.stopAt {
 			return
 		}
-		for _, s := range b.Succs {
-			if loop != nil && s.Stmt == loop {
-				switch s.Kind {
-				case cfg.KindForDone, cfg.KindRangeDone, cfg.KindForLoop, cfg.KindForPost, cfg.KindForBody, cfg.KindRangeLoop, cfg.KindRangeBody:
-					continue // the iteration holding x is over
-				}
-			}
-			if !seen[s] {
-				seen[s] = true
-				walk(s, 0)
-			}
+		if e, ok := n.(ast.Expr); ok && w.skip(e) {
+			continue
+		}
+		if e, ok := n.(ast.Expr); ok && w.stop(e) {
+			return
+		}
+		if w.st.handled(n, w.x) {
+			return
 		}
 	}
-	walk(start, idx+1)
+	if len(b.Succs) == 0 {
+		if ret := b.Return(); ret != nil {
+			if ret.Pos() == w.body.Rbrace {
+				w.report(ret.Pos(), "when the function ends")
+			} else {
+				w.report(ret.Pos(), "on this return path")
+			}
+			return
+		}
+		if w.st.noReturnEnd(b) {
+			return
+		}
+		w.report(w.body.Rbrace, "when the function ends")
+		return
+	}
+	for _, s := range b.Succs {
+		if w.loop != nil && s.Stmt == w.loop {
+			switch s.Kind {
+			case cfg.KindForDone, cfg.KindRangeDone, cfg.KindForLoop, cfg.KindForPost, cfg.KindForBody, cfg.KindRangeLoop, cfg.KindRangeBody:
+				continue // the iteration holding x is over
+			}
+		}
+		if !w.seen[s] {
+			w.seen[s] = true
+			w.walk(s, 0)
+		}
+	}
 }
 
 // putGuards returns the conditions of if statements one of whose branches
