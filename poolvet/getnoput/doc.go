@@ -37,6 +37,19 @@
 // hands on, only calling its methods, is reported at the Get too. Test
 // files are left out of these two rules.
 //
+// A function that puts back a buffer it is given owns it: the check
+// follows a parameter that the function puts back whenever it gets that
+// far (a Put outside loops, switches and closures, and inside ifs only
+// when they test the buffer itself, as if cap(m) == size { pool.Put(m) }
+// does), and reports a return on the failure of something done with the
+// buffer (n, err := parse(m); if err != nil { return }) that neither puts
+// it back nor hands it on. On the way, calls of the package's functions
+// that only read the buffer, standard library functions that take it as
+// a slice or pointer and return no memory, and a function value that the
+// same function calls elsewhere before putting the buffer back do not
+// hand it on. A return on anything else (a flag, if !reuse { return }) is
+// not reported: the caller may keep the buffer then.
+//
 // Bad: the error path drops the buffer.
 //
 //	func encode(w io.Writer, v any) error {

@@ -60,6 +60,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		st.checkGet(c, cur)
 	}
+	st.checkParams()
 	return nil, nil
 }
 
@@ -72,6 +73,9 @@ type state struct {
 	// skippedPut says, for a pool in neverPut's answer, why its Puts
 	// never run.
 	skippedPut map[types.Object]string
+	// lends, while a parameter is followed (checkParam), reports the
+	// calls that only borrow it; nil otherwise.
+	lends func(*ast.CallExpr) bool
 }
 
 // checkGet follows the variable the Get at cur is assigned to through the
@@ -448,7 +452,7 @@ func (st *state) handsOff(id *ast.Ident, parent ast.Node, stack []ast.Node) bool
 		if fn := typeutil.StaticCallee(info, p); fn != nil && fn.Pkg() != nil && writesOnly[fn.FullName()] {
 			return false
 		}
-		return true
+		return st.lends == nil || !st.lends(p)
 	}
 	return true
 }

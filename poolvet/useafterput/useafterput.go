@@ -841,8 +841,8 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *
 				return // *v = y: v keeps pointing where it did
 			}
 			rhs := as.Rhs
-			if as.First != nil && a.keeperName(as.First) != "" {
-				rhs = as.First // req, err := http.NewRequest(..., buf)
+			if as.Multi != nil && as.Index == 0 && a.keeperName(as.Multi) != "" {
+				rhs = as.Multi // req, err := http.NewRequest(..., buf)
 			}
 			record(info.ObjectOf(as.ID), rhs)
 		})

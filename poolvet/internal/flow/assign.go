@@ -14,9 +14,10 @@ type Assign struct {
 	// own: one of several results of a call, an operation (x += y), a
 	// range key or value, &ID (anything may store through it), *ID = y.
 	Rhs ast.Expr
-	// First is the call whose first result ID receives (v, err := f()),
-	// nil otherwise.
-	First ast.Expr
+	// Multi is the one right-hand side that gives several values (v, err
+	// := f()), nil otherwise; ID receives its value number Index.
+	Multi ast.Expr
+	Index int
 	// Deref is set for *ID = y: what ID points to is overwritten as a
 	// whole, ID itself keeps its value.
 	Deref bool
@@ -41,8 +42,8 @@ func EachAssign(n ast.Node, f func(Assign)) {
 				case a.Deref:
 				case len(n.Lhs) == len(n.Rhs) && (n.Tok == token.ASSIGN || n.Tok == token.DEFINE):
 					a.Rhs = n.Rhs[i]
-				case i == 0 && len(n.Rhs) == 1 && len(n.Lhs) > 1:
-					a.First = n.Rhs[0]
+				case len(n.Rhs) == 1 && len(n.Lhs) > 1:
+					a.Multi, a.Index = n.Rhs[0], i
 				}
 				f(a)
 			}

@@ -1,6 +1,7 @@
 package flow_test
 
 import (
+	"fmt"
 	"go/types"
 	"slices"
 	"testing"
@@ -40,15 +41,15 @@ func TestEachAssign(t *testing.T) {
 		if a.Rhs != nil {
 			s += "=" + types.ExprString(a.Rhs)
 		}
-		if a.First != nil {
-			s += " first"
+		if a.Multi != nil {
+			s += fmt.Sprintf(" of %d", a.Index)
 		}
 		if a.Deref {
 			s += " deref"
 		}
 		got = append(got, s)
 	})
-	want := []string{"a=1", "b=2", "c=3", "d", "e first", "err", "a", "i", "x", "p=&d", "d", "p deref", "b=5"}
+	want := []string{"a=1", "b=2", "c=3", "d", "e of 0", "err of 1", "a", "i", "x", "p=&d", "d", "p deref", "b=5"}
 	if !slices.Equal(got, want) {
 		t.Errorf("EachAssign gave\n%q\nwant\n%q", got, want)
 	}
