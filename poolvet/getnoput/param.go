@@ -143,7 +143,9 @@ func (st *state) checkParam(fd *ast.FuncDecl, x *types.Var, put *poolcall.Call) 
 
 // failureReturns returns the positions of the return statements of body
 // that are the last statement of an if whose condition tests the result
-// of a call given x (n, err := header(m); if err != nil { return }).
+// of a call given x (n, err := header(m); if err != nil { return }); not
+// of one given a size (i := index(cap(*b)); if i < 0 { return } drops a
+// buffer of the wrong size on purpose).
 func failureReturns(info *types.Info, body *ast.BlockStmt, x *types.Var) map[token.Pos]bool {
 	results := map[types.Object]bool{}
 	flow.EachAssign(body, func(a flow.Assign) {
@@ -151,12 +153,8 @@ func failureReturns(info *types.Info, body *ast.BlockStmt, x *types.Var) map[tok
 		if call == nil {
 			call = a.Rhs
 		}
-		if c, ok := ast.Unparen(call).(*ast.CallExpr); ok {
-			for _, arg := range c.Args {
-				if flow.Mentions(info, arg, x) {
-					results[info.ObjectOf(a.ID)] = true
-				}
-			}
+		if c, ok := ast.Unparen(call).(*ast.CallExpr); ok && argOf(info, c, x) {
+			results[info.ObjectOf(a.ID)] = true
 		}
 	})
 	out := map[token.Pos]bool{}
@@ -222,10 +220,15 @@ func (st *state) lender(g *cfg.CFG, x *types.Var) func(*ast.CallExpr) bool {
 	}
 }
 
-// argOf reports whether x is an argument of call.
+// argOf reports whether x, or a reslice of it, is an argument of call
+// (not something computed from x, such as cap(x)).
 func argOf(info *types.Info, call *ast.CallExpr, x *types.Var) bool {
 	for _, a := range call.Args {
-		if flow.IsVar(info, flow.Unconvert(info, a), x) {
+		a = flow.Unconvert(info, a)
+		if sl, ok := a.(*ast.SliceExpr); ok {
+			a = flow.Unconvert(info, sl.X)
+		}
+		if flow.IsVar(info, a, x) {
 			return true
 		}
 	}
