@@ -139,15 +139,10 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 		return
 	}
 	getLine := st.pass.Fset.Position(get.Pos()).Line
-	reported := map[token.Pos]bool{}
-	report := func(pos token.Pos, what string) {
-		if reported[pos] {
-			return
-		}
-		reported[pos] = true
+	report := onceAt(func(pos token.Pos, what string) {
 		st.pass.Reportf(pos, "%s from %s (Get on line %d) is not put back %s (lost reuse, not a leak)",
 			x.Name(), get.PoolName, getLine, what)
-	}
+	})
 	guards := st.putGuards(x, body)
 	// Leaving the loop iteration that holds x: reported at the continue
 	// or break itself, so the walk stops where the loop ends.
@@ -157,6 +152,17 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 		stop: func(e ast.Expr) bool { return guards[e] || (okVar != nil && flow.Mentions(info, e, okVar)) },
 	}
 	w.walk(start, idx+1)
+}
+
+// onceAt returns report, called at most once per position.
+func onceAt(report func(pos token.Pos, what string)) func(pos token.Pos, what string) {
+	done := map[token.Pos]bool{}
+	return func(pos token.Pos, what string) {
+		if !done[pos] {
+			done[pos] = true
+			report(pos, what)
+		}
+	}
 }
 
 // A pathWalk follows x through the control-flow graph of body to each
@@ -223,22 +229,9 @@ func (w *pathWalk) walk(b *cfg.Block, from int) {
 // puts x back: code that puts conditionally (if ok && small { Put(x) })
 // drops the value on purpose when the condition fails.
 func (st *state) putGuards(x *types.Var, body *ast.BlockStmt) map[ast.Expr]bool {
-	info := st.pass.TypesInfo
 	guards := map[ast.Expr]bool{}
-	putsX := func(n ast.Node) bool {
-		found := false
-		ast.Inspect(n, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put && c.Value != nil && isVarOrAddr(info, c.Value, x) {
-					found = true
-				}
-			}
-			return !found
-		})
-		return found
-	}
 	ast.Inspect(body, func(n ast.Node) bool {
-		if is, ok := n.(*ast.IfStmt); ok && (putsX(is.Body) || (is.Else != nil && putsX(is.Else))) {
+		if is, ok := n.(*ast.IfStmt); ok && (st.putIn(is.Body, x) || (is.Else != nil && st.putIn(is.Else, x))) {
 			guards[is.Cond] = true
 		}
 		return true

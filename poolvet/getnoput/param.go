@@ -90,6 +90,20 @@ func (st *state) owningPut(body *ast.BlockStmt, x *types.Var) *poolcall.Call {
 	return found
 }
 
+// putIn reports whether n holds a Put of x, &x or a reslice of x.
+func (st *state) putIn(n ast.Node, x *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if call, ok := m.(*ast.CallExpr); ok {
+			if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put && c.Value != nil && putsVar(st.pass.TypesInfo, c.Value, x) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // putsVar reports whether the value v handed to a Put is x, &x or a
 // reslice of x.
 func putsVar(info *types.Info, v ast.Expr, x *types.Var) bool {
@@ -112,25 +126,16 @@ func (st *state) checkParam(fd *ast.FuncDecl, x *types.Var, put *poolcall.Call) 
 		return
 	}
 	putLine := st.pass.Fset.Position(put.Pos()).Line
-	reported := map[token.Pos]bool{}
-	report := func(pos token.Pos, what string) {
-		if reported[pos] {
-			return
-		}
-		reported[pos] = true
-		st.pass.Reportf(pos, "%s, which this function puts back into %s on line %d, is not put back %s (lost reuse, not a leak)",
-			x.Name(), put.PoolName, putLine, what)
-	}
 	// Only returns on the failure of something done with x are reported
 	// (n, err := header(m); if err != nil { return }): a return on a
 	// flag (if !reuse { return }) may mean the caller keeps x.
 	failures := failureReturns(info, fd.Body, x)
-	report0 := report
-	report = func(pos token.Pos, what string) {
+	report := onceAt(func(pos token.Pos, what string) {
 		if failures[pos] {
-			report0(pos, what)
+			st.pass.Reportf(pos, "%s, which this function puts back into %s on line %d, is not put back %s (lost reuse, not a leak)",
+				x.Name(), put.PoolName, putLine, what)
 		}
-	}
+	})
 	guards := st.putGuards(x, fd.Body)
 	st.lends = st.lender(g, x)
 	defer func() { st.lends = nil }()
@@ -237,21 +242,11 @@ func argOf(info *types.Info, call *ast.CallExpr, x *types.Var) bool {
 
 // putReachable reports whether a Put of x can run after node i of b.
 func (st *state) putReachable(b *cfg.Block, from int, x *types.Var) bool {
-	info := st.pass.TypesInfo
 	seen := map[*cfg.Block]bool{}
 	var reach func(b *cfg.Block, from int) bool
 	reach = func(b *cfg.Block, from int) bool {
 		for _, n := range b.Nodes[from:] {
-			found := false
-			ast.Inspect(n, func(m ast.Node) bool {
-				if call, ok := m.(*ast.CallExpr); ok {
-					if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put && c.Value != nil && putsVar(info, c.Value, x) {
-						found = true
-					}
-				}
-				return !found
-			})
-			if found {
+			if st.putIn(n, x) {
 				return true
 			}
 		}
