@@ -1,10 +1,13 @@
 package retention
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/ignore"
@@ -60,7 +63,12 @@ func run(pass *analysis.Pass) (any, error) {
 	fs := newFields(pass, h.decls)
 	// Buffer fields given pooled values and grown elsewhere: evidence
 	// for the direct Put each Put of such a field ends in.
-	for fv, pf := range fs.pooledFields(info) {
+	pooled := fs.pooledFields(info)
+	// In the order of their growth, so that the evidence kept for a Put
+	// two fields reach is always the same.
+	order := slices.SortedFunc(maps.Keys(pooled), func(a, b *types.Var) int { return cmp.Compare(pooled[a].grow.pos, pooled[b].grow.pos) })
+	for _, fv := range order {
+		pf := pooled[fv]
 		for _, c := range info.Calls {
 			if c.Op != poolcall.Put || c.Pool != pf.get.Pool || c.Value == nil || fieldOf(pass.TypesInfo, flow.Unconvert(pass.TypesInfo, c.Value)) != fv {
 				continue
