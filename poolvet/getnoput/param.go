@@ -20,13 +20,27 @@ import (
 // after a Get does.
 func (st *state) checkParams() {
 	info := st.pass.TypesInfo
+	var puts []token.Pos
+	for _, c := range st.pc.Calls {
+		if c.Op == poolcall.Put {
+			puts = append(puts, c.Pos())
+		}
+	}
+	hasPut := func(fd *ast.FuncDecl) bool {
+		for _, p := range puts {
+			if fd.Body.Pos() <= p && p < fd.Body.End() {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range st.pass.Files {
 		if strings.HasSuffix(st.pass.Fset.Position(f.FileStart).Filename, "_test.go") {
 			continue
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
+			if !ok || fd.Body == nil || !hasPut(fd) {
 				continue
 			}
 			for _, field := range fd.Type.Params.List {
