@@ -78,44 +78,12 @@ func (fs *fields) scanMethod(fd *ast.FuncDecl, recv *types.Var) {
 		}
 	})
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+		if _, lit := n.(*ast.FuncLit); lit {
 			return false
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				fv := recvField(ti, l, recv)
-				if fv == nil || !isBytes(fv.Type()) {
-					continue
-				}
-				var r ast.Expr
-				switch {
-				case len(n.Rhs) == len(n.Lhs):
-					r = n.Rhs[i]
-				case len(n.Rhs) == 1 && i == 0:
-					r = n.Rhs[0]
-				default:
-					continue
-				}
-				if what := growsFrom(ti, r, fv, recv, params); what != "" {
-					if _, seen := local[fv]; !seen {
-						local[fv] = fieldGrowth{pos: n.Pos(), what: what}
-					}
-				}
-			}
-		case *ast.CallExpr:
-			// s.buf.Write(p), s.buf.ReadFrom(r) on a buffer field.
-			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			fv := recvField(ti, sel.X, recv)
-			if fv == nil || !knownBuffer(fv.Type()) {
-				return true
-			}
-			if v, what := grows(fs.pass, n, params); v == recv {
-				if _, seen := local[fv]; !seen {
-					local[fv] = fieldGrowth{pos: n.Pos(), what: what}
-				}
+		}
+		if fv, what := fs.growthAt(n, recv, params); fv != nil {
+			if _, seen := local[fv]; !seen {
+				local[fv] = fieldGrowth{pos: n.Pos(), what: what}
 			}
 		}
 		return true
@@ -129,6 +97,46 @@ func (fs *fields) scanMethod(fd *ast.FuncDecl, recv *types.Var) {
 			fs.grownByMethods[fv] = g
 		}
 	}
+}
+
+// growthAt returns the byte buffer field of recv that the node n grows
+// from params, and what grows it: an assignment of the field (s.buf =
+// append(s.buf, p...), see growsFrom), or a call on a buffer field
+// (s.buf.Write(p), s.buf.ReadFrom(r)).
+func (fs *fields) growthAt(n ast.Node, recv *types.Var, params map[types.Object]bool) (*types.Var, string) {
+	ti := fs.pass.TypesInfo
+	if as, ok := n.(*ast.AssignStmt); ok {
+		for i, l := range as.Lhs {
+			fv := recvField(ti, l, recv)
+			if fv == nil || !isBytes(fv.Type()) {
+				continue
+			}
+			var r ast.Expr
+			if len(as.Rhs) == len(as.Lhs) {
+				r = as.Rhs[i]
+			} else if len(as.Rhs) == 1 && i == 0 {
+				r = as.Rhs[0]
+			}
+			if what := growsFrom(ti, r, fv, recv, params); what != "" {
+				return fv, what
+			}
+		}
+		return nil, ""
+	}
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return nil, ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	if fv := recvField(ti, sel.X, recv); fv != nil && knownBuffer(fv.Type()) {
+		if v, what := grows(fs.pass, call, params); v == recv {
+			return fv, what
+		}
+	}
+	return nil, ""
 }
 
 // growsFrom says what grows field fv of recv in the value r assigned to
