@@ -140,6 +140,9 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 	}
 	getLine := st.pass.Fset.Position(get.Pos()).Line
 	report := onceAt(func(pos token.Pos, what string) {
+		if orNew.inside(pos) {
+			return // if !ok { x, err = New(); if err != nil { return } }: nothing to put back
+		}
 		st.pass.Reportf(pos, "%s from %s (Get on line %d) is not put back %s (lost reuse, not a leak)",
 			x.Name(), get.PoolName, getLine, what)
 	})
@@ -299,6 +302,18 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt, o
 type getOrNewIfs struct {
 	cond   map[ast.Expr]bool        // their conditions
 	assign map[*ast.AssignStmt]bool // their assignments to x
+	bodies []*ast.BlockStmt         // their bodies
+}
+
+// inside reports whether pos lies in the body of one of the ifs, where
+// x is what the fallback made, or nothing when it failed.
+func (g getOrNewIfs) inside(pos token.Pos) bool {
+	for _, b := range g.bodies {
+		if b.Pos() <= pos && pos < b.End() {
+			return true
+		}
+	}
+	return false
 }
 
 func getOrNew(info *types.Info, body *ast.BlockStmt, x, okVar *types.Var) getOrNewIfs {
@@ -329,6 +344,7 @@ func getOrNew(info *types.Info, body *ast.BlockStmt, x, okVar *types.Var) getOrN
 		if len(assigns) == 1 {
 			g.cond[is.Cond] = true
 			g.assign[assigns[0]] = true
+			g.bodies = append(g.bodies, is.Body)
 		}
 		return true
 	})

@@ -84,3 +84,18 @@ func written(data []byte) error {
 	readers.Put(r)
 	return nil
 }
+
+// Quiet: the return in the fallback has nothing to put back, New failed.
+func newFailed(data []byte) ([]byte, error) {
+	r, ok := readers.Get().(*zz.Reader)
+	if !ok {
+		var err error
+		r, err = zz.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+	}
+	out, err := io.ReadAll(r)
+	readers.Put(r)
+	return out, err
+}
