@@ -17,7 +17,12 @@
 // function, stored, or tested in a condition (a capacity guard that drops
 // large buffers on purpose is fine). Paths ending in panic, os.Exit or
 // log.Fatal are not reported, nor are functions that defer the Put or
-// refer to the value from a closure.
+// refer to the value from a closure. A pool without New is followed
+// through the usual fallback (r, ok := pool.Get().(*gzip.Reader); if !ok {
+// r, err = gzip.NewReader(src) }): both branches hold a reader to put
+// back. Calling Reset, Len, Cap, Bytes or String on the value, even for a
+// type of another module, does not hand it on; other methods of other
+// modules may.
 //
 // In a loop, a continue (or a break, when the value is declared in the
 // loop) that leaves the iteration holding the value before it is put back
@@ -31,6 +36,19 @@
 // pool.Get().(hash.Hash)) that a function gets and never puts back nor
 // hands on, only calling its methods, is reported at the Get too. Test
 // files are left out of these two rules.
+//
+// A function that puts back a buffer it is given owns it: the check
+// follows a parameter that the function puts back whenever it gets that
+// far (a Put outside loops, switches and closures, and inside ifs only
+// when they test the buffer itself, as if cap(m) == size { pool.Put(m) }
+// does), and reports a return on the failure of something done with the
+// buffer (n, err := parse(m); if err != nil { return }) that neither puts
+// it back nor hands it on. On the way, calls of the package's functions
+// that only read the buffer, standard library functions that take it as
+// a slice or pointer and return no memory, and a function value that the
+// same function calls elsewhere before putting the buffer back do not
+// hand it on. A return on anything else (a flag, if !reuse { return }) is
+// not reported: the caller may keep the buffer then.
 //
 // Bad: the error path drops the buffer.
 //

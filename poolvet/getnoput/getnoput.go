@@ -60,6 +60,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		st.checkGet(c, cur)
 	}
+	st.checkParams()
 	return nil, nil
 }
 
@@ -72,6 +73,9 @@ type state struct {
 	// skippedPut says, for a pool in neverPut's answer, why its Puts
 	// never run.
 	skippedPut map[types.Object]string
+	// lends, while a parameter is followed (checkParam), reports the
+	// calls that only borrow it; nil otherwise.
+	lends func(*ast.CallExpr) bool
 }
 
 // checkGet follows the variable the Get at cur is assigned to through the
@@ -111,7 +115,10 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 	if body == nil || g == nil {
 		return
 	}
-	simple, hasPut := st.eligible(x, node, body)
+	// x, ok := Get().(T); if !ok { x = New() }: the if gives x a value
+	// when the pool had none, and both branches go on holding x.
+	orNew := getOrNew(info, body, x, okVar)
+	simple, hasPut := st.eligible(x, node, body, orNew)
 	if !simple {
 		return
 	}
@@ -132,85 +139,102 @@ func (st *state) checkGet(get *poolcall.Call, cur inspector.Cursor) {
 		return
 	}
 	getLine := st.pass.Fset.Position(get.Pos()).Line
-	reported := map[token.Pos]bool{}
-	report := func(pos token.Pos, what string) {
-		if reported[pos] {
-			return
+	report := onceAt(func(pos token.Pos, what string) {
+		if orNew.inside(pos) {
+			return // if !ok { x, err = New(); if err != nil { return } }: nothing to put back
 		}
-		reported[pos] = true
 		st.pass.Reportf(pos, "%s from %s (Get on line %d) is not put back %s (lost reuse, not a leak)",
 			x.Name(), get.PoolName, getLine, what)
-	}
+	})
 	guards := st.putGuards(x, body)
 	// Leaving the loop iteration that holds x: reported at the continue
 	// or break itself, so the walk stops where the loop ends.
 	loop := st.checkLoop(get, x, okVar, bind, report)
-	seen := map[*cfg.Block]bool{}
-	var walk func(b *cfg.Block, from int)
-	walk = func(b *cfg.Block, from int) {
-		for i := from; i < len(b.Nodes); i++ {
-			n := b.Nodes[i]
-			if n == node {
-				return // around a loop to the Get again: not followed
-			}
-			if e, ok := n.(ast.Expr); ok && (guards[e] || (okVar != nil && flow.Mentions(info, e, okVar))) {
-				return // if cond { Put(x) }: the other branch drops x on purpose
-			}
-			if st.handled(n, x) {
-				return
-			}
-		}
-		if len(b.Succs) == 0 {
-			if ret := b.Return(); ret != nil {
-				if ret.Pos() == body.Rbrace {
-					report(ret.Pos(), "when the function ends")
-				} else {
-					report(ret.Pos(), "on this return path")
-				}
-				return
-			}
-			if st.noReturnEnd(b) {
-				return
-			}
-			report(body.Rbrace, "when the function ends")
-			return
-		}
-		for _, s := range b.Succs {
-			if loop != nil && s.Stmt == loop {
-				switch s.Kind {
-				case cfg.KindForDone, cfg.KindRangeDone, cfg.KindForLoop, cfg.KindForPost, cfg.KindForBody, cfg.KindRangeLoop, cfg.KindRangeBody:
-					continue // the iteration holding x is over
-				}
-			}
-			if !seen[s] {
-				seen[s] = true
-				walk(s, 0)
-			}
+	w := &pathWalk{st: st, x: x, body: body, stopAt: node, loop: loop, report: report, seen: map[*cfg.Block]bool{},
+		skip: func(e ast.Expr) bool { return orNew.cond[e] },
+		stop: func(e ast.Expr) bool { return guards[e] || (okVar != nil && flow.Mentions(info, e, okVar)) },
+	}
+	w.walk(start, idx+1)
+}
+
+// onceAt returns report, called at most once per position.
+func onceAt(report func(pos token.Pos, what string)) func(pos token.Pos, what string) {
+	done := map[token.Pos]bool{}
+	return func(pos token.Pos, what string) {
+		if !done[pos] {
+			done[pos] = true
+			report(pos, what)
 		}
 	}
-	walk(start, idx+1)
+}
+
+// A pathWalk follows x through the control-flow graph of body to each
+// return, or end of the function, that x reaches without being put back,
+// handed on or decided about, and reports it.
+type pathWalk struct {
+	st     *state
+	x      *types.Var
+	body   *ast.BlockStmt
+	stopAt ast.Node            // the Get: around a loop back to it, not followed
+	skip   func(ast.Expr) bool // conditions passed over
+	stop   func(ast.Expr) bool // conditions ending the path: if cond { Put(x) } drops x on purpose otherwise
+	loop   ast.Stmt            // the loop whose iteration holds x, or nil
+	report func(pos token.Pos, what string)
+	seen   map[*cfg.Block]bool
+}
+
+func (w *pathWalk) walk(b *cfg.Block, from int) {
+	for i := from; i < len(b.Nodes); i++ {
+		n := b.Nodes[i]
+		if n == w.stopAt {
+			return
+		}
+		if e, ok := n.(ast.Expr); ok && w.skip(e) {
+			continue
+		}
+		if e, ok := n.(ast.Expr); ok && w.stop(e) {
+			return
+		}
+		if w.st.handled(n, w.x) {
+			return
+		}
+	}
+	if len(b.Succs) == 0 {
+		if ret := b.Return(); ret != nil {
+			if ret.Pos() == w.body.Rbrace {
+				w.report(ret.Pos(), "when the function ends")
+			} else {
+				w.report(ret.Pos(), "on this return path")
+			}
+			return
+		}
+		if w.st.noReturnEnd(b) {
+			return
+		}
+		w.report(w.body.Rbrace, "when the function ends")
+		return
+	}
+	for _, s := range b.Succs {
+		if w.loop != nil && s.Stmt == w.loop {
+			switch s.Kind {
+			case cfg.KindForDone, cfg.KindRangeDone, cfg.KindForLoop, cfg.KindForPost, cfg.KindForBody, cfg.KindRangeLoop, cfg.KindRangeBody:
+				continue // the iteration holding x is over
+			}
+		}
+		if !w.seen[s] {
+			w.seen[s] = true
+			w.walk(s, 0)
+		}
+	}
 }
 
 // putGuards returns the conditions of if statements one of whose branches
 // puts x back: code that puts conditionally (if ok && small { Put(x) })
 // drops the value on purpose when the condition fails.
 func (st *state) putGuards(x *types.Var, body *ast.BlockStmt) map[ast.Expr]bool {
-	info := st.pass.TypesInfo
 	guards := map[ast.Expr]bool{}
-	putsX := func(n ast.Node) bool {
-		found := false
-		ast.Inspect(n, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if c := st.pc.ByCall[call]; c != nil && c.Op == poolcall.Put && c.Value != nil && isVarOrAddr(info, c.Value, x) {
-					found = true
-				}
-			}
-			return !found
-		})
-		return found
-	}
 	ast.Inspect(body, func(n ast.Node) bool {
-		if is, ok := n.(*ast.IfStmt); ok && (putsX(is.Body) || (is.Else != nil && putsX(is.Else))) {
+		if is, ok := n.(*ast.IfStmt); ok && (st.putIn(is.Body, x) || (is.Else != nil && st.putIn(is.Else, x))) {
 			guards[is.Cond] = true
 		}
 		return true
@@ -222,7 +246,7 @@ func (st *state) putGuards(x *types.Var, body *ast.BlockStmt) map[ast.Expr]bool 
 // never defers a Put of x, never reassigns x except to values derived
 // from it, and no closure refers to x), and whether it puts x back with
 // a plain Put somewhere.
-func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) (simple, hasPut bool) {
+func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt, orNew getOrNewIfs) (simple, hasPut bool) {
 	info := st.pass.TypesInfo
 	ok := true
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -250,7 +274,7 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) (
 				hasPut = true
 			}
 		case *ast.AssignStmt:
-			if n == binding {
+			if n == binding || orNew.assign[n] {
 				return true
 			}
 			for i, l := range n.Lhs {
@@ -270,6 +294,61 @@ func (st *state) eligible(x *types.Var, binding ast.Node, body *ast.BlockStmt) (
 		return true
 	})
 	return ok, hasPut
+}
+
+// getOrNewIfs are the if statements of a function that give x a value
+// when the Get's type assertion failed: x, ok := Get().(T); if !ok { x,
+// err = NewT() }.
+type getOrNewIfs struct {
+	cond   map[ast.Expr]bool        // their conditions
+	assign map[*ast.AssignStmt]bool // their assignments to x
+	bodies []*ast.BlockStmt         // their bodies
+}
+
+// inside reports whether pos lies in the body of one of the ifs, where
+// x is what the fallback made, or nothing when it failed.
+func (g getOrNewIfs) inside(pos token.Pos) bool {
+	for _, b := range g.bodies {
+		if b.Pos() <= pos && pos < b.End() {
+			return true
+		}
+	}
+	return false
+}
+
+func getOrNew(info *types.Info, body *ast.BlockStmt, x, okVar *types.Var) getOrNewIfs {
+	g := getOrNewIfs{cond: map[ast.Expr]bool{}, assign: map[*ast.AssignStmt]bool{}}
+	if okVar == nil {
+		return g
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		is, ok := n.(*ast.IfStmt)
+		if !ok || is.Init != nil {
+			return true
+		}
+		not, ok := ast.Unparen(is.Cond).(*ast.UnaryExpr)
+		if !ok || not.Op != token.NOT || !flow.IsVar(info, ast.Unparen(not.X), okVar) {
+			return true
+		}
+		var assigns []*ast.AssignStmt
+		for _, stmt := range is.Body.List {
+			as, ok := stmt.(*ast.AssignStmt)
+			if ok && len(as.Rhs) == 1 && !flow.Mentions(info, as.Rhs[0], x) {
+				for _, l := range as.Lhs {
+					if flow.IsVar(info, l, x) {
+						assigns = append(assigns, as)
+					}
+				}
+			}
+		}
+		if len(assigns) == 1 {
+			g.cond[is.Cond] = true
+			g.assign[assigns[0]] = true
+			g.bodies = append(g.bodies, is.Body)
+		}
+		return true
+	})
+	return g
 }
 
 func (st *state) isPutArg(u *ast.UnaryExpr) bool {
@@ -382,7 +461,7 @@ func (st *state) handsOff(id *ast.Ident, parent ast.Node, stack []ast.Node) bool
 		if fn := typeutil.StaticCallee(info, p); fn != nil && fn.Pkg() != nil && writesOnly[fn.FullName()] {
 			return false
 		}
-		return true
+		return st.lends == nil || !st.lends(p)
 	}
 	return true
 }
@@ -406,6 +485,16 @@ var writesOnly = map[string]bool{
 	"encoding/xml.Unmarshal":   true,
 }
 
+// usesOnly lists method names that, on a type of another module, reset
+// or read their receiver and do not hand it on: gzip.Reader.Reset of
+// klauspost/compress is as harmless as that of compress/gzip. Write and
+// the like are left out: their error returns are often dead code
+// (bytebufferpool's WriteString never fails), and reporting the return
+// that follows would be noise.
+var usesOnly = map[string]bool{
+	"Reset": true, "Len": true, "Cap": true, "Bytes": true, "String": true,
+}
+
 // harmlessMethod reports whether calling fn on x cannot put x back: a
 // method of a standard library or poolkit buffer type, or a method declared
 // in this package whose body contains no pool Put.
@@ -416,8 +505,9 @@ func (st *state) harmlessMethod(fn *types.Func) bool {
 	}
 	if pkg != st.pass.Pkg {
 		// Standard library and poolkit buffer methods do not release
-		// the caller's values; other packages' methods may.
-		return pkg.Path() == poolcall.PoolkitByteBuf || !strings.Contains(strings.Split(pkg.Path(), "/")[0], ".")
+		// the caller's values; other packages' methods may, but not
+		// those that only reset or read their receiver.
+		return pkg.Path() == poolcall.PoolkitByteBuf || !strings.Contains(strings.Split(pkg.Path(), "/")[0], ".") || usesOnly[fn.Name()]
 	}
 	fn = fn.Origin()
 	for _, f := range st.pass.Files {
@@ -458,10 +548,8 @@ func (st *state) noReturnEnd(b *cfg.Block) bool {
 	if !ok {
 		return false
 	}
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := st.pass.TypesInfo.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
-			return true
-		}
+	if flow.IsPanic(st.pass.TypesInfo, call) {
+		return true
 	}
 	fn := typeutil.StaticCallee(st.pass.TypesInfo, call)
 	if fn == nil {

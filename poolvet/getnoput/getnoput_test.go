@@ -11,5 +11,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, fixture.TestData(t), getnoput.Analyzer, "getnoput", "loops", "flagged")
+	analysistest.Run(t, fixture.TestData(t), getnoput.Analyzer, "getnoput", "loops", "flagged", "ornew", "owned")
 }

@@ -184,11 +184,11 @@ func (st *state) stmtHandles(s ast.Stmt, x *types.Var, decides func(ast.Node) bo
 		case *ast.FuncLit:
 			return false
 		case *ast.BlockStmt:
-			return !leaves(n.List)
+			return !flow.Leaves(st.pass.TypesInfo, n.List)
 		case *ast.CaseClause:
-			return !leaves(n.Body)
+			return !flow.Leaves(st.pass.TypesInfo, n.Body)
 		case *ast.CommClause:
-			return !leaves(n.Body)
+			return !flow.Leaves(st.pass.TypesInfo, n.Body)
 		case *ast.IfStmt:
 			found = decides(n.Cond)
 		case *ast.SwitchStmt:
@@ -204,25 +204,6 @@ func (st *state) stmtHandles(s ast.Stmt, x *types.Var, decides func(ast.Node) bo
 		return !found
 	})
 	return found
-}
-
-// leaves reports whether a statement list ends by leaving it for good:
-// return, a branch, or panic.
-func leaves(list []ast.Stmt) bool {
-	if len(list) == 0 {
-		return false
-	}
-	switch s := list[len(list)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	case *ast.ExprStmt:
-		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // neverPut returns the pools this package gets from but never puts back

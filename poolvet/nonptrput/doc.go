@@ -40,6 +40,12 @@
 // poolkit's pool.Pool[T] boxes non-pointer values without allocating, so
 // its Put is never reported for that.
 //
+// A Put through an interface shaped like sync.Pool (Get() any and
+// Put(any), such as a library's BufferPool option, which *sync.Pool
+// satisfies) boxes its argument at the call whatever implements the
+// interface, and is reported the same way: c.writePool.Put(poolData{buf:
+// c.buf}) allocates the struct on every call.
+//
 // The same allocation hides in Put(&s) when s is a slice or string that is
 // a parameter or a local copy of a header (s := *bp, s := (*bp)[:n]), also
 // when calls given s replace it with its grown memory (s = append(s, x),

@@ -57,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		pass.Report(d)
 	}
+	checkPoolInterfaces(pass)
 	return nil, nil
 }
 

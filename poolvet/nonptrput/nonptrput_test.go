@@ -9,5 +9,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, fixture.TestData(t), nonptrput.Analyzer, "a", "addr")
+	analysistest.Run(t, fixture.TestData(t), nonptrput.Analyzer, "a", "addr", "iface")
 }

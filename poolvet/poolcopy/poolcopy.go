@@ -3,6 +3,7 @@ package poolcopy
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
@@ -94,27 +95,16 @@ func copiedAt(cur inspector.Cursor) bool {
 		}
 		e, p = p.Node(), p.Parent()
 	}
+	x, _ := e.(ast.Expr)
 	switch n := p.Node().(type) {
 	case *ast.AssignStmt:
-		for _, r := range n.Rhs {
-			if r == e {
-				return true
-			}
-		}
+		return slices.Contains(n.Rhs, x)
 	case *ast.ValueSpec:
-		for _, v := range n.Values {
-			if v == e {
-				return true
-			}
-		}
+		return slices.Contains(n.Values, x)
 	case *ast.ReturnStmt:
 		return true
 	case *ast.CallExpr:
-		for _, a := range n.Args {
-			if a == e {
-				return true
-			}
-		}
+		return slices.Contains(n.Args, x)
 	case *ast.CompositeLit:
 		return true // an element (not the type: a type is not a value)
 	case *ast.KeyValueExpr:

@@ -15,11 +15,27 @@
 // caller's data, a call returning it grown such as buf.data, err =
 // Append(buf.data[:0], x) or dec.DecodeAll(src, buf[:0]), also through a
 // copy written back (out, err := dec.DecodeAll(src, (*bp)[:0]); *bp =
-// out), a function of the package that grows the value it is given, by
+// out) or taken out of the pool (buf := *pool.Get().(*[]byte); buf, err =
+// dec.DecodeAll(src, buf); pool.Put(&buf)), a function of the package that grows the value it is given, by
 // pointer, from its other arguments)
 // and goes back with no capacity or length check either where it grows or
 // where it is put, the Put in the same function or in a function of the
-// package the value is handed to (finish(b) ending in bufs.Put(b)). The
+// package the value is handed to (finish(b) ending in bufs.Put(b)).
+//
+// Growth and Put may also be further apart. A Put of a pointer to a struct
+// of the package is reported when a pointer method of that struct grows
+// one of its byte buffer fields from the method's parameters (s.buf =
+// append(s.buf, p...) in Write, d.buf, err = readN(d.r, d.buf, n)), that
+// method does not check the field's size, and the function holding the
+// Put neither checks the value's size nor lets go of the field (d.buf =
+// nil, also in a method it calls; d.buf = d.buf[:0] keeps the memory). And
+// a buffer from a pool stored in a struct field (r.buf =
+// bufPool.Get().(*bytes.Buffer), or T{buf: acquire()}) that some function
+// grows (r.buf.ReadFrom(src), io.Copy(r.buf, src), r.buf.Write of the
+// caller's data) is reported at the Put it goes back through. Neither
+// rule reports a field whose length or capacity the package compares
+// anywhere, nor a type whose Len, Cap or Size it compares: the bound is
+// then somewhere the check does not follow. The
 // value may come from a Get wrapper, also one that returns a fresh &T{}
 // when the pool is empty instead of using New.
 //

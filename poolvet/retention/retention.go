@@ -1,10 +1,13 @@
 package retention
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/ignore"
@@ -57,8 +60,25 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		scanFunc(pass, info, h, typ, body, evidence)
 	})
-	if len(evidence) == 0 {
-		return nil, nil
+	fs := newFields(pass, h.decls)
+	// Buffer fields given pooled values and grown elsewhere: evidence
+	// for the direct Put each Put of such a field ends in.
+	pooled := fs.pooledFields(info)
+	// In the order of their growth, so that the evidence kept for a Put
+	// two fields reach is always the same.
+	order := slices.SortedFunc(maps.Keys(pooled), func(a, b *types.Var) int { return cmp.Compare(pooled[a].grow.pos, pooled[b].grow.pos) })
+	for _, fv := range order {
+		pf := pooled[fv]
+		for _, c := range info.Calls {
+			if c.Op != poolcall.Put || c.Pool != pf.get.Pool || c.Value == nil || fieldOf(pass.TypesInfo, flow.Unconvert(pass.TypesInfo, c.Value)) != fv {
+				continue
+			}
+			if d := direct(info, c); d != nil {
+				if _, seen := evidence[d]; !seen {
+					evidence[d] = growth{get: pf.get.Pos(), grow: pf.grow.pos, what: pf.grow.what}
+				}
+			}
+		}
 	}
 
 	// Report each direct Put into such a pool that is not itself guarded.
@@ -66,22 +86,28 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.Op != poolcall.Put || c.Kind != poolcall.SyncPool || c.Wrapper != nil || c.Pool == nil || c.Value == nil {
 			continue
 		}
-		g, ok := evidence[c.Call]
-		if !ok {
-			continue
-		}
 		v := rootObj(pass.TypesInfo, c.Value)
 		if v == nil {
 			continue
 		}
-		if body := enclosingBody(ins, c); body == nil || guarded(pass.TypesInfo, body, v) {
+		body := enclosingBody(ins, c)
+		if body == nil || guarded(pass.TypesInfo, body, v) {
+			continue
+		}
+		var msg string
+		if g, ok := evidence[c.Call]; ok {
+			msg = fmt.Sprintf("%s.Put keeps %s whatever its size (got on line %d, grown from input on line %d by %s)",
+				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what)
+		} else if fv, g, ok := fs.methodGrowth(c, body); ok {
+			msg = fmt.Sprintf("%s.Put keeps %s whatever the size of its %s (grown from input on line %d by %s)",
+				c.PoolName, types.ExprString(c.Value), fv.Name(), line(pass, g.pos), g.what)
+		} else {
 			continue
 		}
 		d := analysis.Diagnostic{
-			Pos: c.Call.Pos(),
-			End: c.Call.End(),
-			Message: fmt.Sprintf("%s.Put keeps %s whatever its size (got on line %d, grown from input on line %d by %s)",
-				c.PoolName, types.ExprString(c.Value), line(pass, g.get), line(pass, g.grow), g.what),
+			Pos:     c.Call.Pos(),
+			End:     c.Call.End(),
+			Message: msg,
 		}
 		if fix := guardFix(pass, ins, c); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
@@ -132,14 +158,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 	if len(got) == 0 {
 		return
 	}
-	params := map[types.Object]bool{}
-	for _, f := range typ.Params.List {
-		for _, name := range f.Names {
-			if obj := ti.Defs[name]; obj != nil {
-				params[obj] = true
-			}
-		}
-	}
+	params := paramSet(ti, typ, nil)
 	derived := map[types.Object]derivation{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		var v types.Object
@@ -188,9 +207,14 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 	})
 }
 
-// getCall returns the call under a type assertion, if any.
+// getCall returns the call under a type assertion, and under a
+// dereference of one (*pool.Get().(*[]byte), a copy of the pooled
+// header), if any.
 func getCall(e ast.Expr) *ast.CallExpr {
 	e = ast.Unparen(e)
+	if st, ok := e.(*ast.StarExpr); ok {
+		e = ast.Unparen(st.X)
+	}
 	if ta, ok := e.(*ast.TypeAssertExpr); ok {
 		e = ast.Unparen(ta.X)
 	}
@@ -366,14 +390,7 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 	if _, ok := p.Type().Underlying().(*types.Slice); ok {
 		return "" // the callee grows its copy of the header; the caller's slice stays
 	}
-	params := map[types.Object]bool{}
-	for _, f := range fd.Type.Params.List {
-		for _, name := range f.Names {
-			if obj := ti.Defs[name]; obj != nil && obj != p {
-				params[obj] = true
-			}
-		}
-	}
+	params := paramSet(ti, fd.Type, p)
 	if guarded(ti, fd.Body, p) {
 		return ""
 	}
@@ -474,37 +491,7 @@ func asVar(o types.Object) *types.Var {
 // value rooted at v: cap(v.B) > n, v.Cap() <= max, len(*v) < n, ...
 func guarded(ti *types.Info, body *ast.BlockStmt, v types.Object) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		be, ok := n.(*ast.BinaryExpr)
-		if !ok || found {
-			return !found
-		}
-		switch be.Op {
-		case token.LSS, token.GTR, token.LEQ, token.GEQ:
-		default:
-			return true
-		}
-		for _, side := range []ast.Expr{be.X, be.Y} {
-			ast.Inspect(side, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				switch fun := ast.Unparen(call.Fun).(type) {
-				case *ast.Ident:
-					if (fun.Name == "cap" || fun.Name == "len") && len(call.Args) == 1 && rootObj(ti, call.Args[0]) == v {
-						found = true
-					}
-				case *ast.SelectorExpr:
-					if (fun.Sel.Name == "Cap" || fun.Sel.Name == "Len" || fun.Sel.Name == "Size") && rootObj(ti, fun.X) == v {
-						found = true
-					}
-				}
-				return !found
-			})
-		}
-		return !found
-	})
+	eachCompared(body, func(e ast.Expr) { found = found || rootObj(ti, e) == v })
 	return found
 }
 

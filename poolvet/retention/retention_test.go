@@ -8,5 +8,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retention.Analyzer, "a", "far")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retention.Analyzer, "a", "far", "fields")
 }

@@ -28,6 +28,13 @@
 //     arguments or its closure), unless something waits for that goroutine
 //     (a receive, a select, a Wait call) between the hand-off and the Put;
 //     with a deferred Put, unless such a wait follows anywhere;
+//   - the value or its memory sent as the body of an HTTP request
+//     (http.Client.Do, RoundTrip, Post, also through the request or a
+//     bytes.Reader over the buffer) before a Put, deferred or not: net/http
+//     documents that the transport may close the body, and so may still
+//     be reading it, after Do returns, so the next user of the buffer can
+//     overwrite a request still being sent. Copy the body out, or put the
+//     buffer back only once the body is closed;
 //   - the value or its memory stored where it outlives the Put (a package
 //     variable, a map or field reached through a parameter or the
 //     receiver: cache[k] = b; pool.Put(b)), unless that place is assigned

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
@@ -33,6 +34,10 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 			switch n := n.(type) {
 			case *ast.SendStmt, *ast.GoStmt:
 				handsOn = true
+			case *ast.CallExpr:
+				if arg, _ := httpSends(info, n); arg != nil {
+					handsOn = true
+				}
 			case *ast.AssignStmt:
 				for _, l := range n.Lhs {
 					handsOn = handsOn || outlives(info, l, body)
@@ -77,11 +82,11 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 			case *ast.FuncLit:
 				descend = false
 			case *ast.BlockStmt:
-				descend = !terminates(info, n.List)
+				descend = !flow.Exits(info, n.List)
 			case *ast.CaseClause:
-				descend = !terminates(info, n.Body)
+				descend = !flow.Exits(info, n.Body)
 			case *ast.CommClause:
-				descend = !terminates(info, n.Body)
+				descend = !flow.Exits(info, n.Body)
 			case *ast.SendStmt:
 				if putGuarded && branched(stack) {
 					break
@@ -109,6 +114,11 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 						Message: fmt.Sprintf("stores %s in %s, which outlives the Put on line %d that puts %s back into %s",
 							what, types.ExprString(l), line, x.Name(), c.PoolName)})
 				}
+			case *ast.CallExpr:
+				if putGuarded && branched(stack) {
+					break
+				}
+				reportHTTPBody(pass, al, put, x, n, "Put", line)
 			case *ast.GoStmt:
 				descend = false
 				if putGuarded && branched(stack) {
@@ -124,6 +134,53 @@ func checkBefore(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.
 			return descend
 		})
 	}
+}
+
+// httpSends returns the argument of call that the net/http transport may
+// still read after the call returns, and the call's name: the request of
+// Client.Do and RoundTrip, the body of Post. Their documentation: the
+// transport closes the body "asynchronously after Do returns", and a
+// RoundTripper "may do so in a separate goroutine even after RoundTrip
+// returns".
+func httpSends(info *types.Info, call *ast.CallExpr) (ast.Expr, string) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
+		return nil, ""
+	}
+	switch fn.FullName() {
+	case "(*net/http.Client).Do", "(*net/http.Transport).RoundTrip", "(net/http.RoundTripper).RoundTrip":
+		if len(call.Args) == 1 {
+			return call.Args[0], fn.Name()
+		}
+	case "(*net/http.Client).Post", "net/http.Post":
+		if len(call.Args) == 3 {
+			return call.Args[2], fn.Name()
+		}
+	}
+	return nil, ""
+}
+
+// reportHTTPBody reports call when it sends x, or memory of x, as the
+// body of an HTTP request before the Put (which) on line puts x back:
+// the transport may still be reading the body when the Put hands x to
+// its next user.
+func reportHTTPBody(pass *analysis.Pass, al *aliaser, put putInfo, x *types.Var, call *ast.CallExpr, which string, line int) {
+	arg, name := httpSends(pass.TypesInfo, call)
+	if arg == nil {
+		return
+	}
+	what := ""
+	switch k := al.kind(arg); {
+	case k == self:
+		what = x.Name()
+	case k == strong && al.retained(put.opaque, arg):
+		what = "memory of " + x.Name()
+	default:
+		return
+	}
+	pass.Report(analysis.Diagnostic{Pos: call.Pos(), End: call.End(),
+		Message: fmt.Sprintf("sends %s as an HTTP request body, which the %s on line %d hands back to %s (the transport may read it after %s returns)",
+			what, which, line, put.c.PoolName, name)})
 }
 
 // isSink reports whether l is rooted at a package variable named as a
@@ -270,27 +327,6 @@ func joinedBetween(joins []token.Pos, from, to token.Pos) bool {
 	for _, p := range joins {
 		if p.IsValid() && p >= from && p < to {
 			return true
-		}
-	}
-	return false
-}
-
-// terminates reports whether a statement list ends by leaving the
-// function: a return or a panic.
-func terminates(info *types.Info, list []ast.Stmt) bool {
-	if len(list) == 0 {
-		return false
-	}
-	switch s := list[len(list)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.ExprStmt:
-		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-				if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
-					return true
-				}
-			}
 		}
 	}
 	return false

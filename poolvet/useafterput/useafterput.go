@@ -112,23 +112,31 @@ func isAddr(info *types.Info, e ast.Expr) bool {
 // with the original: t is or holds a pointer, slice, map, channel, function
 // or interface.
 func mayShare(t types.Type, depth int) bool {
+	return anyPart(t, depth, true, func(t types.Type) bool {
+		b, ok := t.Underlying().(*types.Basic)
+		return !ok || b.Kind() == types.UnsafePointer
+	})
+}
+
+// anyPart reports whether leaf holds for t or, through arrays and
+// structs, for one of its elements or fields; past a depth of 8 it
+// answers deep.
+func anyPart(t types.Type, depth int, deep bool, leaf func(types.Type) bool) bool {
 	if depth > 8 {
-		return true
+		return deep
 	}
 	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Kind() == types.UnsafePointer
 	case *types.Array:
-		return mayShare(u.Elem(), depth+1)
+		return anyPart(u.Elem(), depth+1, deep, leaf)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
-			if mayShare(u.Field(i).Type(), depth+1) {
+			if anyPart(u.Field(i).Type(), depth+1, deep, leaf) {
 				return true
 			}
 		}
 		return false
 	}
-	return true
+	return leaf(t)
 }
 
 // deferredLit recognises a Put inside "defer func() { ... }()": it returns
@@ -192,7 +200,7 @@ func checkAfter(pass *analysis.Pass, put putInfo, x *types.Var, stmt inspector.C
 				return
 			}
 		}
-		if len(list) > 0 && leaves(info, list[len(list)-1]) {
+		if flow.Leaves(info, list) {
 			return
 		}
 		// Go on after the branch or block holding the Put:
@@ -245,24 +253,6 @@ func enclosingStmt(stmt inspector.Cursor) (inspector.Cursor, bool) {
 		return c, false
 	}
 	return c, true
-}
-
-// leaves reports whether s ends its statement list by leaving it: a
-// return, a branch (break, continue, goto, fallthrough), or a call of
-// panic.
-func leaves(info *types.Info, s ast.Stmt) bool {
-	switch s := s.(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	case *ast.ExprStmt:
-		if call, ok := s.X.(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-				b, isB := info.Uses[id].(*types.Builtin)
-				return isB && b.Name() == "panic"
-			}
-		}
-	}
-	return false
 }
 
 // afterScan looks for the first use of a live variable in the statements
@@ -640,6 +630,8 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 			}
 		case *ast.SendStmt:
 			escapes(n.Value, n.Value, "sends")
+		case *ast.CallExpr:
+			reportHTTPBody(pass, al, put, x, n, "deferred Put", line)
 		case *ast.GoStmt:
 			if joins == nil {
 				joins = append(joinPositions(info, body), token.NoPos)
@@ -844,42 +836,15 @@ func newAliaser(info *types.Info, x *types.Var, body *ast.BlockStmt, d *drops) *
 				bad[v] = true
 			}
 		}
-		ast.Inspect(body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					id, ok := ast.Unparen(l).(*ast.Ident)
-					if !ok {
-						continue
-					}
-					var rhs ast.Expr
-					if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
-						rhs = n.Rhs[i]
-					} else if i == 0 && len(n.Rhs) == 1 && a.keeperName(n.Rhs[0]) != "" {
-						rhs = n.Rhs[0] // req, err := http.NewRequest(..., buf)
-					}
-					record(info.ObjectOf(id), rhs)
-				}
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					var rhs ast.Expr
-					if len(n.Names) == len(n.Values) {
-						rhs = n.Values[i]
-					}
-					record(info.ObjectOf(id), rhs)
-				}
-			case *ast.RangeStmt:
-				for _, e := range []ast.Expr{n.Key, n.Value} {
-					if id, ok := e.(*ast.Ident); ok {
-						record(info.ObjectOf(id), nil)
-					}
-				}
-			case *ast.UnaryExpr:
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-					record(info.ObjectOf(id), nil) // may be written through the pointer
-				}
+		flow.EachAssign(body, func(as flow.Assign) {
+			if as.Deref {
+				return // *v = y: v keeps pointing where it did
 			}
-			return true
+			rhs := as.Rhs
+			if as.Multi != nil && as.Index == 0 && a.keeperName(as.Multi) != "" {
+				rhs = as.Multi // req, err := http.NewRequest(..., buf)
+			}
+			record(info.ObjectOf(as.ID), rhs)
 		})
 		for v := range good {
 			if !bad[v] && !a.vars[v] {
@@ -1349,26 +1314,13 @@ func aliasingBuffer(t types.Type) bool {
 // hasRefs reports whether a value of type t shares memory with its copies:
 // it is, or directly contains, a slice or a map.
 func hasRefs(t types.Type) bool {
-	return hasRefsDepth(t, 0)
-}
-
-func hasRefsDepth(t types.Type, depth int) bool {
-	if t == nil || depth > 8 {
-		return false
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Slice, *types.Map:
-		return true
-	case *types.Array:
-		return hasRefsDepth(u.Elem(), depth+1)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if hasRefsDepth(u.Field(i).Type(), depth+1) {
-				return true
-			}
+	return t != nil && anyPart(t, 0, false, func(t types.Type) bool {
+		switch t.Underlying().(type) {
+		case *types.Slice, *types.Map:
+			return true
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // inspectsRelease reports whether the statements after a Put, in a test

@@ -11,5 +11,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, fixture.TestData(t), useafterput.Analyzer, "useafterput", "escape", "again", "alias", "store", "free", "released", "outer")
+	analysistest.RunWithSuggestedFixes(t, fixture.TestData(t), useafterput.Analyzer, "useafterput", "escape", "again", "alias", "store", "free", "released", "outer", "httpbody")
 }

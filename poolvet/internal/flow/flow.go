@@ -5,8 +5,10 @@
 // node mentions a variable, the enclosing function; the one way to find the
 // variable at the root of an expression (Root, RootIdent), to strip
 // conversions (Unconvert, StripConversions) and to name a field path below
-// a variable (Path); and Scanner, the event walk the analyzers that follow
-// a Get (getreset, dirtydecode) are built on.
+// a variable (Path); whether a statement list leaves (Leaves, Exits,
+// IsPanic); every place a function assigns a variable (EachAssign); and
+// Scanner, the event walk the analyzers that follow a Get (getreset,
+// dirtydecode) are built on.
 package flow
 
 import (
@@ -54,6 +56,48 @@ func Preceding(stmt inspector.Cursor) []ast.Stmt {
 		}
 	}
 	return out
+}
+
+// Leaves reports whether the last statement of list leaves the list for
+// good: a return, a branch (break, continue, goto, fallthrough) or a call
+// of the builtin panic. It is false for an empty list.
+func Leaves(info *types.Info, list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	if _, ok := list[len(list)-1].(*ast.BranchStmt); ok {
+		return true
+	}
+	return Exits(info, list)
+}
+
+// Exits reports whether the last statement of list leaves the function:
+// a return or a call of the builtin panic.
+func Exits(info *types.Info, list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		return IsPanic(info, s.X)
+	}
+	return false
+}
+
+// IsPanic reports whether e is a call of the builtin panic.
+func IsPanic(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == "panic"
 }
 
 // Mentions reports whether an identifier denoting x occurs anywhere in n,

@@ -29,10 +29,11 @@ func f(small bool) {
 func put(any) {}
 `
 
-func load(t *testing.T) (*ast.File, *types.Info, *types.Var) {
+// check parses and type-checks the one-file package source.
+func check(t *testing.T, source string) (*ast.File, *types.Info) {
 	t.Helper()
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	f, err := parser.ParseFile(fset, "p.go", source, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +41,12 @@ func load(t *testing.T) (*ast.File, *types.Info, *types.Var) {
 	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
 		t.Fatal(err)
 	}
+	return f, info
+}
+
+func load(t *testing.T) (*ast.File, *types.Info, *types.Var) {
+	t.Helper()
+	f, info := check(t, src)
 	var b *types.Var
 	for id, obj := range info.Defs {
 		if id.Name == "b" {

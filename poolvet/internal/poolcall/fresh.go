@@ -2,8 +2,9 @@ package poolcall
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
+
+	"github.com/poolkit/poolkit/poolvet/internal/flow"
 )
 
 // FreshFact is exported for each function whose every return statement
@@ -93,54 +94,16 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) map[types.Object]bool {
 		}
 		return v
 	}
-	assign := func(lhs, rhs ast.Expr) {
-		id, ok := ast.Unparen(lhs).(*ast.Ident)
-		if !ok {
+	flow.EachAssign(body, func(a flow.Assign) {
+		obj := local(a.ID)
+		if obj == nil {
 			return
 		}
-		if obj := local(id); obj != nil {
-			if rhs != nil && isFresh(info, rhs) {
-				fresh[obj] = true
-			} else {
-				spoilt[obj] = true
-			}
+		if !a.Deref && a.Rhs != nil && isFresh(info, a.Rhs) {
+			fresh[obj] = true
+		} else {
+			spoilt[obj] = true // *v = x: the struct is a copy; &v: anything may store through it
 		}
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if star, ok := ast.Unparen(lhs).(*ast.StarExpr); ok {
-					assign(star.X, nil) // *v = x: the struct is a copy
-					continue
-				}
-				var rhs ast.Expr
-				if len(n.Lhs) == len(n.Rhs) {
-					rhs = n.Rhs[i]
-				}
-				assign(lhs, rhs)
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				var rhs ast.Expr
-				if len(n.Values) == len(n.Names) {
-					rhs = n.Values[i]
-				}
-				assign(name, rhs)
-			}
-		case *ast.RangeStmt:
-			if n.Key != nil {
-				assign(n.Key, nil)
-			}
-			if n.Value != nil {
-				assign(n.Value, nil)
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				assign(n.X, nil) // &v: anything may store through it
-			}
-		}
-		return true
 	})
 	for obj := range spoilt {
 		delete(fresh, obj)

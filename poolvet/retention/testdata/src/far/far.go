@@ -145,3 +145,30 @@ func decodeNoWriteBack(dec Decoder, src []byte) ([]byte, error) {
 	raws.Put(bp)
 	return res, err
 }
+
+// A copy of the pooled header grown by a call and put back by address.
+func derefCopy(dec Decoder, src []byte) ([]byte, error) {
+	buffer := *raws.Get().(*[]byte)
+	defer func() {
+		buffer = buffer[:0]
+		raws.Put(&buffer) // want `raws.Put keeps &buffer whatever its size`
+	}()
+	buffer, err := dec.DecodeAll(src, buffer)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), buffer...), nil
+}
+
+// The same, with the capacity checked before the Put.
+func derefCopyChecked(dec Decoder, src []byte) ([]byte, error) {
+	buffer := *raws.Get().(*[]byte)
+	defer func() {
+		if cap(buffer) <= 64<<10 {
+			buffer = buffer[:0]
+			raws.Put(&buffer)
+		}
+	}()
+	buffer, err := dec.DecodeAll(src, buffer)
+	return append([]byte(nil), buffer...), err
+}

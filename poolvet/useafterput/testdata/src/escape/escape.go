@@ -242,7 +242,9 @@ func goOwns(w io.Writer, s string, async bool) {
 	putBuf(b)
 }
 
-// The request is sent before the Put.
+// The request is sent before the deferred Put, but that is not enough
+// (flagged, though in this section): net/http may still read the body
+// after Do returns.
 func postBeforePut(ctx context.Context, c *http.Client, url string, v any) (*http.Response, error) {
 	b := getBuf()
 	defer putBuf(b)
@@ -254,7 +256,7 @@ func postBeforePut(ctx context.Context, c *http.Client, url string, v any) (*htt
 	if err != nil {
 		return nil, err
 	}
-	return c.Do(req)
+	return c.Do(req) // want `sends memory of b as an HTTP request body, which the deferred Put on line 250 hands back to bufPool`
 }
 
 // An error made while writing does not keep the buffer.
