@@ -146,15 +146,21 @@ const MaxPlaces = 12
 // 0.5 of n, so the least such k is not missed, and n has no trailing zero
 // (else a smaller k would have matched). A decimal with fewer digits would
 // have fewer places and be found at a smaller k; so n/10^k is the
-// shortest, which strconv writes. Rounding is to nearest, ties to even
-// (one instruction where math.Round is a call): a tie, a·10^k exactly half
-// way between two integers, is never within 0.5 of an n that passes, and
-// whichever neighbour it picks is checked by the division like any other.
+// shortest, which strconv writes. Rounding is to nearest, ties to even: a
+// tie, a·10^k exactly half way between two integers, is never within 0.5
+// of an n that passes, and whichever neighbour it picks is checked by the
+// division like any other. It is done by adding and subtracting 2^52
+// (two instructions, where math.RoundToEven tests the CPU for SSE4.1
+// first): from 2^52 to 2^53 float64s are the integers, so the sum is
+// a·10^k rounded to an integer, to nearest, ties to even, plus 2^52,
+// and the difference is exact. That holds for a·10^k below 2^52; at
+// 2^52 and above the result is not n, but is at least 10^15, and
+// refused as any n that large is.
 func shortDecimal(f float64, places int) (u uint64, k int, ok bool) {
 	if a := math.Abs(f); a >= 1e-6 && a < shortMax {
 		for k := range min(places, MaxPlaces) + 1 {
 			p := pow10f[k]
-			n := math.RoundToEven(a * p)
+			n := float64(a*p) + 0x1p52 - 0x1p52 // float64(): rounded, never fused
 			if n >= shortMax {
 				break
 			}
