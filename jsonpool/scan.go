@@ -26,7 +26,7 @@ import (
 // all of them; its complement, masked to the high bits, flags the others.
 // Bytes of 0x80 and above are classed by their low seven bits; the
 // encoder, which must look at them (invalid UTF-8, U+2028), adds their own
-// high bits, the decoder, which copies them, removes them.
+// high bits.
 //
 // byteClass.none answers a weaker question, "is any byte of x flagged or
 // 0x80 or above?", with subtractions in place of the additions: in each
@@ -104,11 +104,17 @@ func escapeMask(x uint64, html bool) uint64 {
 	return k.mask(x) | x&wordHighs
 }
 
-// stopMask returns, for the eight bytes of x, the high bit of each byte's
-// position set for every byte that ends a run of verbatim string bytes: a
-// quote, a backslash or a byte below 0x20. It is exact.
+// stopMask returns, for the eight bytes of x, 0 if none ends a run of
+// verbatim string bytes (a quote, a backslash or a byte below 0x20), and
+// otherwise a mask whose lowest set bit is the high bit of the first that
+// does; bits above it may be set for bytes that do not. It is the borrow
+// test of byteClass.none, for stringClass (a quote tested once), with the
+// high bits of x cleared rather than added: bytes of 0x80 and above
+// borrow in no difference, so they neither are flagged nor move the first
+// flag. Callers look at the lowest set bit only.
 func stopMask(x uint64) uint64 {
-	return stringClass.mask(x) &^ x
+	k := &stringClass
+	return ((x - k.c20) | ((x ^ k.bs) - k.ones) | ((x ^ k.q) - k.ones)) &^ x & k.highs
 }
 
 // isStop reports whether c ends a run of verbatim string bytes, as
