@@ -63,14 +63,19 @@ var decodeStates = pool.New(func() *decodeState { return new(decodeState) })
 func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
 	// allocation per call for a T larger than a pointer.
-	p := decodePlanOf(reflect.TypeOf((*T)(nil)).Elem())
+	return fastDecodeType(data, reflect.TypeOf((*T)(nil)).Elem(), unsafe.Pointer(v), undo)
+}
+
+// fastDecodeType is fastDecode for a value of type t at ptr.
+func fastDecodeType(data []byte, t reflect.Type, ptr unsafe.Pointer, undo bool) fastResult {
+	p := decodePlanOf(t)
 	if p == nil {
 		return validity(data)
 	}
 	d := decodeStates.Get()
 	d.data, d.i, d.nest, d.logging = data, 0, 0, undo
 	r := fastDone
-	if !d.value(p, unsafe.Pointer(v), 0) || d.skipSpace() != len(data) {
+	if !d.value(p, ptr, 0) || d.skipSpace() != len(data) {
 		if r = validity(data); r == fastInvalid {
 			for k := len(d.undo) - 1; k >= 0; k-- {
 				*(*sliceHeader)(d.undo[k].at) = d.undo[k].h
@@ -239,11 +244,19 @@ func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool 
 		f := -1
 		if next < len(p.fields) {
 			// The next field's name, then a quote, is the whole key:
-			// a name holds no quote, backslash or control byte.
-			name := p.fields[next].name
-			if e := i + 1 + len(name); e < len(d.data) && d.data[e] == '"' && string(d.data[i+1:e]) == name {
+			// a name holds no quote, backslash or control byte. Its
+			// words are compared where sixteen bytes remain.
+			fp, j, e := &p.fields[next], i+1, 0
+			if fp.keyLen > 0 && j+maxWordKey <= len(d.data) {
+				if fp.keyWords(d.data[j : j+maxWordKey]) {
+					e = j + fp.keyLen
+				}
+			} else {
+				e = fp.matchKeyString(d.data, j)
+			}
+			if e > 0 {
 				f = next
-				d.i = e + 1
+				d.i = e
 			}
 		}
 		if f < 0 {
@@ -286,6 +299,25 @@ func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool 
 			return false
 		}
 	}
+}
+
+// keyWords reports whether w, of maxWordKey bytes, starts with f's key:
+// f's name and its closing quote, which f.keyLen > 0 says are at most
+// maxWordKey bytes. The key is compared as one or two words.
+func (f *decodeField) keyWords(w []byte) bool {
+	n := f.keyLen
+	return load8(w)&f.keyMask == f.key[0] && (n <= 8 || load8(w[n-8:]) == f.key[1])
+}
+
+// matchKeyString returns the index after f's name and a quote if data[j:]
+// starts with them, else 0: keyWords for any name, comparing strings.
+//
+//go:noinline
+func (f *decodeField) matchKeyString(data []byte, j int) int {
+	if e := j + len(f.name); e < len(data) && data[e] == '"' && string(data[j:e]) == f.name {
+		return e + 1
+	}
+	return 0
 }
 
 // member reads the key at d.i, one that is not simply the name of the field
