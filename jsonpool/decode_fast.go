@@ -227,18 +227,20 @@ func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 }
 
 // object decodes the members of the object whose '{' is before d.i into
-// the struct of p's type at ptr.
+// the struct of p's type at ptr. It keeps its place in a local i, and
+// sets d.i only for the calls that read it.
 func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 	var seen uint64
 	next := 0 // the field after the last one set: members tend to come in order
-	i := d.skipSpace()
-	if i < len(d.data) && d.data[i] == '}' {
+	data := d.data
+	i := skipSpace(data, d.i)
+	if i < len(data) && data[i] == '}' {
 		d.i = i + 1
 		return true
 	}
 	for {
-		i := d.skipSpace()
-		if i >= len(d.data) || d.data[i] != '"' {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != '"' {
 			return false
 		}
 		f := -1
@@ -247,26 +249,28 @@ func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool 
 			// a name holds no quote, backslash or control byte. Its
 			// words are compared where sixteen bytes remain.
 			fp, j, e := &p.fields[next], i+1, 0
-			if fp.keyLen > 0 && j+maxWordKey <= len(d.data) {
-				if fp.keyWords(d.data[j : j+maxWordKey]) {
+			if fp.keyLen > 0 && j+maxWordKey <= len(data) {
+				if fp.keyWords(data[j : j+maxWordKey]) {
 					e = j + fp.keyLen
 				}
 			} else {
-				e = fp.matchKeyString(d.data, j)
+				e = fp.matchKeyString(data, j)
 			}
 			if e > 0 {
 				f = next
-				d.i = e
+				i = e
 			}
 		}
 		if f < 0 {
+			d.i = i
 			var ok bool
 			if f, ok = d.member(p); !ok {
 				return false
 			}
+			i = d.i
 		}
-		i = d.skipSpace()
-		if i >= len(d.data) || d.data[i] != ':' {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != ':' {
 			return false
 		}
 		d.i = i + 1
@@ -285,13 +289,13 @@ func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool 
 			}
 			next = f + 1
 		}
-		i = d.skipSpace()
-		if i >= len(d.data) {
+		i = skipSpace(data, d.i)
+		if i >= len(data) {
 			return false
 		}
-		switch d.data[i] {
+		switch data[i] {
 		case ',':
-			d.i = i + 1
+			i++
 		case '}':
 			d.i = i + 1
 			return true
@@ -299,25 +303,6 @@ func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool 
 			return false
 		}
 	}
-}
-
-// keyWords reports whether w, of maxWordKey bytes, starts with f's key:
-// f's name and its closing quote, which f.keyLen > 0 says are at most
-// maxWordKey bytes. The key is compared as one or two words.
-func (f *decodeField) keyWords(w []byte) bool {
-	n := f.keyLen
-	return load8(w)&f.keyMask == f.key[0] && (n <= 8 || load8(w[n-8:]) == f.key[1])
-}
-
-// matchKeyString returns the index after f's name and a quote if data[j:]
-// starts with them, else 0: keyWords for any name, comparing strings.
-//
-//go:noinline
-func (f *decodeField) matchKeyString(data []byte, j int) int {
-	if e := j + len(f.name); e < len(data) && data[e] == '"' && string(data[j:e]) == f.name {
-		return e + 1
-	}
-	return 0
 }
 
 // member reads the key at d.i, one that is not simply the name of the field
@@ -345,6 +330,25 @@ func (d *decodeState) member(p *decodePlan) (int, bool) {
 		}
 	}
 	return -1, true
+}
+
+// keyWords reports whether w, of maxWordKey bytes, starts with f's key:
+// f's name and its closing quote, which f.keyLen > 0 says are at most
+// maxWordKey bytes. The key is compared as one or two words.
+func (f *decodeField) keyWords(w []byte) bool {
+	n := f.keyLen
+	return load8(w)&f.keyMask == f.key[0] && (n <= 8 || load8(w[n-8:]) == f.key[1])
+}
+
+// matchKeyString returns the index after f's name and a quote if data[j:]
+// starts with them, else 0: keyWords for any name, comparing strings.
+//
+//go:noinline
+func (f *decodeField) matchKeyString(data []byte, j int) int {
+	if e := j + len(f.name); e < len(data) && data[e] == '"' && string(data[j:e]) == f.name {
+		return e + 1
+	}
+	return 0
 }
 
 // equalFoldASCII reports whether the ASCII strings name and key are equal
@@ -400,7 +404,7 @@ func (d *decodeState) array(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 			return false
 		}
 		n++
-		i := d.skipSpace()
+		i := skipSpace(d.data, d.i)
 		if i >= len(d.data) {
 			return false
 		}
