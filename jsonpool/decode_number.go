@@ -34,6 +34,17 @@ func (d *decodeState) integer(p *decodePlan, ptr unsafe.Pointer, i int) bool {
 		return false
 	}
 	d.i = i
+	if p.bits == 64 && p.kind == decodeInt && u < 1<<63 {
+		// The commonest target, int64 or int, stored here without a
+		// call: |v| < 2^63 is in range with either sign (MinInt64 goes
+		// by storeInteger).
+		v := int64(u)
+		if neg {
+			v = -v
+		}
+		*(*int64)(ptr) = v
+		return true
+	}
 	return storeInteger(p, ptr, u, neg)
 }
 
