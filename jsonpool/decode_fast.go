@@ -204,22 +204,24 @@ func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 			*(*unsafe.Pointer)(ptr) = reflect.New(p.typ.Elem()).UnsafePointer()
 		}
 		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
-	case decodeStruct:
-		if c != '{' || d.nest >= maxValidDepth {
+	case decodeStruct, decodeSlice:
+		// An object for a struct, an array for a slice, nested no
+		// deeper than isValid allows.
+		isStruct, open := p.kind == decodeStruct, byte('[')
+		if isStruct {
+			open = '{'
+		}
+		if c != open || d.nest >= maxValidDepth {
 			return false
 		}
 		d.i = i + 1
 		d.nest++
-		ok := d.object(p, ptr, depth)
-		d.nest--
-		return ok
-	case decodeSlice:
-		if c != '[' || d.nest >= maxValidDepth {
-			return false
+		var ok bool
+		if isStruct {
+			ok = d.object(p, ptr, depth)
+		} else {
+			ok = d.array(p, ptr, depth)
 		}
-		d.i = i + 1
-		d.nest++
-		ok := d.array(p, ptr, depth)
 		d.nest--
 		return ok
 	}
