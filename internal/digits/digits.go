@@ -6,7 +6,9 @@
 // The writers count a number's digits first, make room in dst once, and
 // write the digits straight into it, two at a time from the last, where
 // strconv formats into an array of its own and copies. Each writes only
-// within the length it returns.
+// within the length it returns. For a caller that has made room itself,
+// Len and Put (and, built without the poolkit_nounsafe tag, PutAt, which
+// stores through a pointer) inline into the caller and write in place.
 package digits
 
 import (
