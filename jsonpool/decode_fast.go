@@ -286,7 +286,25 @@ func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool 
 				return false // a repeated key would merge into the field
 			}
 			seen |= fp.once
-			if !d.value(fp.plan, unsafe.Add(ptr, fp.off), depth+1) {
+			// A string or an integer right after the colon goes to
+			// value's case for it, without value's dispatch.
+			fv, c := unsafe.Add(ptr, fp.off), byte(0)
+			if i+1 < len(data) && depth < maxFastDepth {
+				c = data[i+1]
+			}
+			var ok bool
+			switch kind := fp.plan.kind; {
+			case kind == decodeString && c == '"':
+				var s string
+				if s, ok = d.str(); ok {
+					*(*string)(fv) = s
+				}
+			case kind == decodeInt && (isDigit(c) || c == '-'):
+				ok = d.integer(fp.plan, fv, i+1)
+			default:
+				ok = d.value(fp.plan, fv, depth+1)
+			}
+			if !ok {
 				return false
 			}
 			next = f + 1
