@@ -63,14 +63,19 @@ var decodeStates = pool.New(func() *decodeState { return new(decodeState) })
 func fastDecode[T any](data []byte, v *T, undo bool) fastResult {
 	// Not reflect.TypeFor[T](), which on Go 1.24 boxes a zero T: an
 	// allocation per call for a T larger than a pointer.
-	p := decodePlanOf(reflect.TypeOf((*T)(nil)).Elem())
+	return fastDecodeType(data, reflect.TypeOf((*T)(nil)).Elem(), unsafe.Pointer(v), undo)
+}
+
+// fastDecodeType is fastDecode for a value of type t at ptr.
+func fastDecodeType(data []byte, t reflect.Type, ptr unsafe.Pointer, undo bool) fastResult {
+	p := decodePlanOf(t)
 	if p == nil {
 		return validity(data)
 	}
 	d := decodeStates.Get()
 	d.data, d.i, d.nest, d.logging = data, 0, 0, undo
 	r := fastDone
-	if !d.value(p, unsafe.Pointer(v), 0) || d.skipSpace() != len(data) {
+	if !d.value(p, ptr, 0) || d.skipSpace() != len(data) {
 		if r = validity(data); r == fastInvalid {
 			for k := len(d.undo) - 1; k >= 0; k-- {
 				*(*sliceHeader)(d.undo[k].at) = d.undo[k].h
@@ -199,22 +204,24 @@ func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 			*(*unsafe.Pointer)(ptr) = reflect.New(p.typ.Elem()).UnsafePointer()
 		}
 		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
-	case decodeStruct:
-		if c != '{' || d.nest >= maxValidDepth {
+	case decodeStruct, decodeSlice:
+		// An object for a struct, an array for a slice, nested no
+		// deeper than isValid allows.
+		isStruct, open := p.kind == decodeStruct, byte('[')
+		if isStruct {
+			open = '{'
+		}
+		if c != open || d.nest >= maxValidDepth {
 			return false
 		}
 		d.i = i + 1
 		d.nest++
-		ok := d.object(p, ptr, depth)
-		d.nest--
-		return ok
-	case decodeSlice:
-		if c != '[' || d.nest >= maxValidDepth {
-			return false
+		var ok bool
+		if isStruct {
+			ok = d.object(p, ptr, depth)
+		} else {
+			ok = d.array(p, ptr, depth)
 		}
-		d.i = i + 1
-		d.nest++
-		ok := d.array(p, ptr, depth)
 		d.nest--
 		return ok
 	}
@@ -222,38 +229,50 @@ func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 }
 
 // object decodes the members of the object whose '{' is before d.i into
-// the struct of p's type at ptr.
+// the struct of p's type at ptr. It keeps its place in a local i, and
+// sets d.i only for the calls that read it.
 func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 	var seen uint64
 	next := 0 // the field after the last one set: members tend to come in order
-	i := d.skipSpace()
-	if i < len(d.data) && d.data[i] == '}' {
+	data := d.data
+	i := skipSpace(data, d.i)
+	if i < len(data) && data[i] == '}' {
 		d.i = i + 1
 		return true
 	}
 	for {
-		i := d.skipSpace()
-		if i >= len(d.data) || d.data[i] != '"' {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != '"' {
 			return false
 		}
 		f := -1
 		if next < len(p.fields) {
 			// The next field's name, then a quote, is the whole key:
-			// a name holds no quote, backslash or control byte.
-			name := p.fields[next].name
-			if e := i + 1 + len(name); e < len(d.data) && d.data[e] == '"' && string(d.data[i+1:e]) == name {
+			// a name holds no quote, backslash or control byte. Its
+			// words are compared where sixteen bytes remain.
+			fp, j, e := &p.fields[next], i+1, 0
+			if fp.keyLen > 0 && j+maxWordKey <= len(data) {
+				if fp.keyWords(data[j : j+maxWordKey]) {
+					e = j + fp.keyLen
+				}
+			} else {
+				e = fp.matchKeyString(data, j)
+			}
+			if e > 0 {
 				f = next
-				d.i = e + 1
+				i = e
 			}
 		}
 		if f < 0 {
+			d.i = i
 			var ok bool
 			if f, ok = d.member(p); !ok {
 				return false
 			}
+			i = d.i
 		}
-		i = d.skipSpace()
-		if i >= len(d.data) || d.data[i] != ':' {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != ':' {
 			return false
 		}
 		d.i = i + 1
@@ -267,18 +286,36 @@ func (d *decodeState) object(p *decodePlan, ptr unsafe.Pointer, depth int) bool 
 				return false // a repeated key would merge into the field
 			}
 			seen |= fp.once
-			if !d.value(fp.plan, unsafe.Add(ptr, fp.off), depth+1) {
+			// A string or an integer right after the colon goes to
+			// value's case for it, without value's dispatch.
+			fv, c := unsafe.Add(ptr, fp.off), byte(0)
+			if i+1 < len(data) && depth < maxFastDepth {
+				c = data[i+1]
+			}
+			var ok bool
+			switch kind := fp.plan.kind; {
+			case kind == decodeString && c == '"':
+				var s string
+				if s, ok = d.str(); ok {
+					*(*string)(fv) = s
+				}
+			case kind == decodeInt && (isDigit(c) || c == '-'):
+				ok = d.integer(fp.plan, fv, i+1)
+			default:
+				ok = d.value(fp.plan, fv, depth+1)
+			}
+			if !ok {
 				return false
 			}
 			next = f + 1
 		}
-		i = d.skipSpace()
-		if i >= len(d.data) {
+		i = skipSpace(data, d.i)
+		if i >= len(data) {
 			return false
 		}
-		switch d.data[i] {
+		switch data[i] {
 		case ',':
-			d.i = i + 1
+			i++
 		case '}':
 			d.i = i + 1
 			return true
@@ -313,6 +350,25 @@ func (d *decodeState) member(p *decodePlan) (int, bool) {
 		}
 	}
 	return -1, true
+}
+
+// keyWords reports whether w, of maxWordKey bytes, starts with f's key:
+// f's name and its closing quote, which f.keyLen > 0 says are at most
+// maxWordKey bytes. The key is compared as one or two words.
+func (f *decodeField) keyWords(w []byte) bool {
+	n := f.keyLen
+	return load8(w)&f.keyMask == f.key[0] && (n <= 8 || load8(w[n-8:]) == f.key[1])
+}
+
+// matchKeyString returns the index after f's name and a quote if data[j:]
+// starts with them, else 0: keyWords for any name, comparing strings.
+//
+//go:noinline
+func (f *decodeField) matchKeyString(data []byte, j int) int {
+	if e := j + len(f.name); e < len(data) && data[e] == '"' && string(data[j:e]) == f.name {
+		return e + 1
+	}
+	return 0
 }
 
 // equalFoldASCII reports whether the ASCII strings name and key are equal
@@ -368,7 +424,7 @@ func (d *decodeState) array(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 			return false
 		}
 		n++
-		i := d.skipSpace()
+		i := skipSpace(d.data, d.i)
 		if i >= len(d.data) {
 			return false
 		}

@@ -340,3 +340,45 @@ func TestShortFloat64(t *testing.T) {
 		}
 	}
 }
+
+// TestFastDecodeKeyEveryLength holds the fast decoder's key matching to
+// json.Unmarshal for field names of 1 to 20 bytes (one word, two words,
+// and longer than maxWordKey), with the key equal to the name, changed in
+// each byte (to another letter and to the other case, which encoding/json
+// folds), cut short by one byte, one byte longer, with the document
+// ending right after the value (fewer than sixteen bytes past the key)
+// and padded with white space (more).
+func TestFastDecodeKeyEveryLength(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		name := strings.Repeat("k", n-1) + "z"
+		typ := reflect.StructOf([]reflect.StructField{
+			{Name: "A", Type: reflect.TypeFor[int](), Tag: reflect.StructTag(`json:"` + name + `"`)},
+			{Name: "B", Type: reflect.TypeFor[int](), Tag: `json:"b"`},
+		})
+		keys := []string{name, name[:n-1], name + "z", "b"}
+		for i := range n {
+			for _, c := range []byte{'q', name[i] - 'a' + 'A'} {
+				k := []byte(name)
+				k[i] = c
+				keys = append(keys, string(k))
+			}
+		}
+		for _, key := range keys {
+			for _, pad := range []string{"", strings.Repeat(" ", 20)} {
+				// The key first, where the decoder expects name.
+				doc := []byte(`{"` + key + `":2,"b":1` + pad + `}`)
+				want := reflect.New(typ)
+				if err := json.Unmarshal(doc, want.Interface()); err != nil {
+					t.Fatal(err)
+				}
+				got := reflect.New(typ)
+				if r := fastDecodeType(doc, typ, got.UnsafePointer(), true); r != fastDone {
+					t.Fatalf("fastDecode(%s) = %v, want done", doc, r)
+				}
+				if !reflect.DeepEqual(got.Elem().Interface(), want.Elem().Interface()) {
+					t.Fatalf("fastDecode(%s) = %+v, json.Unmarshal %+v", doc, got.Elem(), want.Elem())
+				}
+			}
+		}
+	}
+}

@@ -34,6 +34,17 @@ func (d *decodeState) integer(p *decodePlan, ptr unsafe.Pointer, i int) bool {
 		return false
 	}
 	d.i = i
+	if p.bits == 64 && p.kind == decodeInt && u < 1<<63 {
+		// The commonest target, int64 or int, stored here without a
+		// call: |v| < 2^63 is in range with either sign (MinInt64 goes
+		// by storeInteger).
+		v := int64(u)
+		if neg {
+			v = -v
+		}
+		*(*int64)(ptr) = v
+		return true
+	}
 	return storeInteger(p, ptr, u, neg)
 }
 
@@ -44,35 +55,25 @@ func storeInteger(p *decodePlan, ptr unsafe.Pointer, u uint64, neg bool) bool {
 		if p.bits < 64 && u>>p.bits != 0 {
 			return false
 		}
-		switch p.bits {
-		case 8:
-			*(*uint8)(ptr) = uint8(u)
-		case 16:
-			*(*uint16)(ptr) = uint16(u)
-		case 32:
-			*(*uint32)(ptr) = uint32(u)
-		default:
-			*(*uint64)(ptr) = u
+	} else {
+		limit := uint64(1) << (p.bits - 1) // |min| of the type
+		if !neg && u >= limit || neg && u > limit {
+			return false
 		}
-		return true
+		if neg {
+			u = -u // two's complement: the low p.bits bits are the value's
+		}
 	}
-	limit := uint64(1) << (p.bits - 1) // |min| of the type
-	if !neg && u >= limit || neg && u > limit {
-		return false
-	}
-	n := int64(u)
-	if neg {
-		n = -n
-	}
+	// A signed integer's bits are those of the unsigned one of its size.
 	switch p.bits {
 	case 8:
-		*(*int8)(ptr) = int8(n)
+		*(*uint8)(ptr) = uint8(u)
 	case 16:
-		*(*int16)(ptr) = int16(n)
+		*(*uint16)(ptr) = uint16(u)
 	case 32:
-		*(*int32)(ptr) = int32(n)
+		*(*uint32)(ptr) = uint32(u)
 	default:
-		*(*int64)(ptr) = n
+		*(*uint64)(ptr) = u
 	}
 	return true
 }

@@ -55,8 +55,15 @@ type decodePlan struct {
 // decodeField is one field of a struct that a JSON member can set.
 type decodeField struct {
 	name string // its JSON name, ASCII
-	off  uintptr
-	plan *decodePlan
+	// key holds the name and its closing quote as words, for a name of
+	// 15 bytes or fewer (else keyLen is 0): the first eight bytes, zero
+	// past the quote, with keyMask over those of the key, and the last
+	// eight if the key is longer (see keyWords).
+	key     [2]uint64
+	keyMask uint64
+	keyLen  int
+	off     uintptr
+	plan    *decodePlan
 	// once is the field's bit in a per-object set of fields seen, for a
 	// struct, slice or pointer field, which a second occurrence of its key
 	// would decode into, merging; 0 for the others, which it overwrites.
@@ -211,12 +218,35 @@ func buildDecodeFields(p *decodePlan, t reflect.Type, seen map[reflect.Type]*dec
 			return false
 		}
 		f := decodeField{name: name, off: sf.Offset, plan: fp}
+		f.setKey()
 		if fp.kind == decodeStruct || fp.kind == decodeSlice || fp.kind == decodePtr {
 			f.once = 1 << i
 		}
 		p.fields = append(p.fields, f)
 	}
 	return true
+}
+
+// maxWordKey is the longest key, a name and its closing quote, that
+// keyWords compares as words.
+const maxWordKey = 16
+
+// setKey sets f's key words from its name.
+func (f *decodeField) setKey() {
+	k := f.name + `"`
+	if len(k) > maxWordKey {
+		return
+	}
+	var b [maxWordKey]byte
+	copy(b[:], k)
+	f.keyLen = len(k)
+	f.key[0] = load8(b[:])
+	f.keyMask = ^uint64(0)
+	if len(k) < 8 {
+		f.keyMask = 1<<(8*len(k)) - 1
+	} else {
+		f.key[1] = load8([]byte(k[len(k)-8:]))
+	}
 }
 
 // asciiName reports whether name is ASCII letters, digits, '_' and '-',

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/digits"
 )
 
 // TestAppendFloat holds the float format to encoding/json's, through
@@ -25,9 +27,9 @@ func TestAppendFloat(t *testing.T) {
 		f    float64
 		want string
 	}{{4.2, "4.2"}, {-1.234, "-1.234"}, {0.000001, "0.000001"}, {123456789.125, "123456789.125"}, {98, "98"}, {0.30000000000000004, ""}} {
-		got, ok := appendShortDecimal(nil, c.f, math.Abs(c.f))
+		got, ok := digits.AppendShortFloat(nil, c.f, digits.MaxPlaces)
 		if string(got) != c.want || ok != (c.want != "") {
-			t.Errorf("appendShortDecimal(%v) = %q, %v; want %q", c.f, got, ok, c.want)
+			t.Errorf("digits.AppendShortFloat(%v) = %q, %v; want %q", c.f, got, ok, c.want)
 		}
 	}
 	for i := 0; i < 100000; i++ {
@@ -71,22 +73,22 @@ func TestAppendFloat(t *testing.T) {
 				t.Fatalf("appendFloat(%v) = %q, strconv writes %q", f, buf, s)
 			}
 		}
-		if a := math.Abs(f); a >= 1e-6 && a < maxShortDecimal {
+		if a := math.Abs(f); a >= 1e-6 && a < 1e15 {
 			// The short decimal in exactly the 17 bytes of room it
 			// makes, before a canary; and strconv's path, which must
 			// agree with it.
 			for i := range canary {
 				canary[i] = 0xAA
 			}
-			if got, ok := appendShortDecimal(canary[:2:2+17], f, a); ok {
+			if got, ok := digits.AppendShortFloat(canary[:2:2+17], f, digits.MaxPlaces); ok {
 				if string(got[2:]) != string(want) {
-					t.Fatalf("appendShortDecimal(%v) in 17 bytes of room = %q, encoding/json writes %q", f, got[2:], want)
+					t.Fatalf("digits.AppendShortFloat(%v) in 17 bytes of room = %q, encoding/json writes %q", f, got[2:], want)
 				}
 				shorts++
 			}
 			for i, c := range canary[2+17:] {
 				if c != 0xAA {
-					t.Fatalf("appendShortDecimal(%v) wrote byte %d past the room", f, i)
+					t.Fatalf("digits.AppendShortFloat(%v) wrote byte %d past the room", f, i)
 				}
 			}
 			if got, _ := appendFloatStrconv(nil, f, 64); string(got) != string(want) {
@@ -95,7 +97,7 @@ func TestAppendFloat(t *testing.T) {
 		}
 	}
 	if shorts < len(fs)/4 {
-		t.Errorf("appendShortDecimal took %d of %d floats: too few to test it", shorts, len(fs))
+		t.Errorf("digits.AppendShortFloat took %d of %d floats: too few to test it", shorts, len(fs))
 	}
 }
 

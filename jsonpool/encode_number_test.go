@@ -8,17 +8,15 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
-	"unsafe"
-
-	"github.com/poolkit/poolkit/internal/digits"
 )
 
-// TestAppendInt holds the in-place integer writer to strconv and to
-// json.Marshal: 0, ±1, every power of ten and its neighbours, the
-// extremes of every integer kind, every number below 100 000 and random
-// values of every length. It also appends after existing bytes, with and
-// without spare capacity, so that growing b is covered.
-func TestAppendInt(t *testing.T) {
+// TestFixedStructInt holds the fixed-struct writer's integers, written
+// in place by digits.Len and digits.PutAt, to json.Marshal: 0, ±1, every
+// power of ten and its neighbours, the extremes of every integer kind,
+// every number below 100 000 and random values of every length, after
+// the longest key it writes as words, in exactly the room it makes, with
+// a canary past it. (internal/digits holds its writers to strconv.)
+func TestFixedStructInt(t *testing.T) {
 	var us []uint64
 	var is []int64
 	for i := uint64(0); i < 100000; i++ {
@@ -38,33 +36,12 @@ func TestAppendInt(t *testing.T) {
 	}
 	is = append(is, math.MinInt64, math.MinInt64+1, math.MaxInt64, math.MinInt32, math.MaxInt32,
 		math.MinInt16, math.MinInt8, -1, 1, 0)
-	check := func(got []byte, prefix, want string, v any) {
-		t.Helper()
-		if string(got) != prefix+want {
-			t.Fatalf("append(%q, %v) = %q, want %q", prefix, v, got, prefix+want)
-		}
-	}
-	tight := make([]byte, 3) // no spare capacity
-	copy(tight, "ab,")
-	roomy := make([]byte, 3, 64)
-	copy(roomy, "ab,")
 	canary := make([]byte, fixedRoom+8)
-	for _, u := range us {
-		want := strconv.FormatUint(u, 10)
-		if m, _ := json.Marshal(u); string(m) != want {
-			t.Fatalf("json.Marshal(%d) = %s, strconv %s", u, m, want)
-		}
-		check(appendUint(tight, u), "ab,", want, u)
-		check(appendUint(roomy, u), "ab,", want, u)
-		check(appendUint(nil, u), "", want, u)
-	}
 	for _, i := range is {
 		want := strconv.FormatInt(i, 10)
 		if m, _ := json.Marshal(i); string(m) != want {
 			t.Fatalf("json.Marshal(%d) = %s, strconv %s", i, m, want)
 		}
-		check(appendInt(tight, i), "ab,", want, i)
-		check(appendInt(roomy, i), "ab,", want, i)
 		// The fixed-struct writer, after the longest key it writes as
 		// words, in exactly the room it makes (fixedRoom) before a canary.
 		for _, v := range []any{&struct {
@@ -88,40 +65,6 @@ func TestAppendInt(t *testing.T) {
 				if c != 0xAA {
 					t.Fatalf("appendFast(%T{%d}) wrote byte %d past the room", v, i, j)
 				}
-			}
-		}
-	}
-	if string(tight) != "ab," || string(roomy) != "ab," {
-		t.Fatalf("the prefix changed: %q %q", tight, roomy)
-	}
-}
-
-// TestPutDecimal checks the backward digit writer on its own: u's
-// digits, exactly digits.Len(u) of them, just before the end it is
-// given, and nothing before them or from the end on, for 0, every power
-// of ten and its neighbours, the largest uint64 and random values.
-func TestPutDecimal(t *testing.T) {
-	us := []uint64{0, 1, 9, 10, 11, 99, 100, 101, math.MaxUint64, math.MaxUint64 - 1}
-	for p, k := uint64(1), 0; k < 20; p, k = p*10, k+1 {
-		us = append(us, p-1, p, p+1)
-	}
-	r := rand.New(rand.NewPCG(13, 14))
-	for i := 0; i < 100000; i++ {
-		us = append(us, r.Uint64()>>r.UintN(64))
-	}
-	var buf [8 + 20 + 8]byte
-	for _, u := range us {
-		for i := range buf {
-			buf[i] = 0xAA
-		}
-		n := digits.Len(u)
-		putDecimal(unsafe.Pointer(&buf[8+20-n]), n, u)
-		if got, want := string(buf[8+20-n:8+20]), strconv.FormatUint(u, 10); got != want {
-			t.Fatalf("putDecimal(%d) wrote %q, want %q", u, got, want)
-		}
-		for i, c := range buf {
-			if (i < 8+20-n || i >= 8+20) && c != 0xAA {
-				t.Fatalf("putDecimal(%d) wrote byte %d, outside its %d digits", u, i, n)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ package jsonpool
 
 import (
 	"encoding/binary"
-	"math"
 	"reflect"
 	"strings"
 	"time"
@@ -142,7 +141,7 @@ const fixedRoom = 48
 
 // maxIntLen is the longest decimal text of an int64: a sign and 19
 // digits.
-const maxIntLen = 20
+const maxIntLen = digits.MaxLen
 
 // The room fixedRoom leaves after a key written as words must hold any
 // integer: if it did not, this constant would overflow uint, and the
@@ -201,7 +200,7 @@ func appendFixedStruct(b []byte, p unsafe.Pointer, fields []fixedField, html boo
 				n++
 			}
 			l := digits.Len(u)
-			putDecimal(d, l, u)
+			digits.PutAt(d, l, u)
 			b = b[:n+l]
 		case encodeBool:
 			if *(*bool)(fp) {
@@ -211,12 +210,10 @@ func appendFixedStruct(b []byte, p unsafe.Pointer, fields []fixedField, html boo
 			}
 		case encodeFloat64:
 			v := *(*float64)(fp)
-			if a := math.Abs(v); a >= 1e-6 && a < maxShortDecimal { // neither NaN nor infinite
-				var short []byte
-				if short, ok = appendShortDecimal(b, v, a); ok {
-					b = short
-					continue
-				}
+			var short []byte
+			if short, ok = digits.AppendShortFloat(b, v, digits.MaxPlaces); ok {
+				b = short
+				continue
 			}
 			if b, ok = appendFloatStrconv(b, v, 64); !ok {
 				return b, false

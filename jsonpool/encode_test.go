@@ -93,25 +93,19 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 			}
 
 			for _, o := range optionSets() {
-				var want bytes.Buffer
-				enc := json.NewEncoder(&want)
-				enc.SetEscapeHTML(!o.NoHTMLEscape)
-				enc.SetIndent(o.Prefix, o.Indent)
-				if err := enc.Encode(v); err != nil {
-					t.Fatal(err)
-				}
+				want := oracleEncode(t, o, v)
 				var got bytes.Buffer
 				if err := o.Encode(&got, v); err != nil {
 					t.Fatalf("%+v.Encode: %v", o, err)
 				}
-				if !bytes.Equal(got.Bytes(), want.Bytes()) {
-					t.Errorf("%+v.Encode wrote %s\nwant %s", o, trunc(got.Bytes()), trunc(want.Bytes()))
+				if !bytes.Equal(got.Bytes(), want) {
+					t.Errorf("%+v.Encode wrote %s\nwant %s", o, trunc(got.Bytes()), trunc(want))
 				}
 				m, err := o.Marshal(nil, v)
 				if err != nil {
 					t.Fatalf("%+v.Marshal: %v", o, err)
 				}
-				if w := bytes.TrimSuffix(want.Bytes(), []byte("\n")); !bytes.Equal(m, w) {
+				if w := bytes.TrimSuffix(want, []byte("\n")); !bytes.Equal(m, w) {
 					t.Errorf("%+v.Marshal = %s\nwant %s", o, trunc(m), trunc(w))
 				}
 			}

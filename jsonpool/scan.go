@@ -26,14 +26,23 @@ import (
 // all of them; its complement, masked to the high bits, flags the others.
 // Bytes of 0x80 and above are classed by their low seven bits; the
 // encoder, which must look at them (invalid UTF-8, U+2028), adds their own
-// high bits, the decoder, which copies them, removes them.
+// high bits.
 //
-// byteClass.none is the same test, for "no byte flagged and no byte of
-// 0x80 or above", on x itself rather than x7, one AND fewer: a carry can
-// only come out of a byte of 0x80 and above, whose own high bit clears the
-// result through &^ x whatever carries into the bytes above it; when every
-// byte is below 0x80 the sums are those of mask. TestByteClass holds both
-// to a byte-at-a-time definition for every byte value at every position.
+// byteClass.none answers a weaker question, "is any byte of x flagged or
+// 0x80 or above?", with subtractions in place of the additions: in each
+// byte, x - 0x20 and y - 1 (y of seven bits: x ^ c, or (x ^ c) & m as
+// above) borrow, and so set the byte's high bit, exactly when x < 0x20
+// and y == 0. Why the answer is exact: if every byte of x is below 0x80
+// and in none of the classes, no byte of any difference borrows, each
+// byte of each difference is below 0x80, and no high bit is set; else
+// take the lowest byte that is 0x80 or above (x itself sets its high
+// bit) or in a class: the bytes below it borrow nothing, so its own
+// difference is from -0x20 to -1, and its high bit is set. A borrow may
+// also set high bits in the bytes above it; none only asks whether any
+// is set. The encoder asks none of every word, so its one fewer
+// operation per word counts.
+// TestByteClass holds mask and none to a byte-at-a-time definition for
+// every byte value at every position.
 
 const (
 	wordOnes  = 0x0101010101010101 // a 1 in every byte
@@ -50,6 +59,7 @@ const (
 // is then a choice of constants, not a branch per word.
 type byteClass struct {
 	lo7, c60, bs, q, qm, lt, ltm uint64
+	ones, c20, highs             uint64 // for none
 }
 
 var (
@@ -57,10 +67,12 @@ var (
 	// backslash and the bytes below 0x20 (the quote is tested twice). The
 	// decoder and isValid stop at these; the encoder escapes them when
 	// HTML escaping is off.
-	stringClass = byteClass{wordLow7, 0x60 * wordOnes, '\\' * wordOnes, '"' * wordOnes, wordLow7, '"' * wordOnes, wordLow7}
+	stringClass = byteClass{wordLow7, 0x60 * wordOnes, '\\' * wordOnes, '"' * wordOnes, wordLow7, '"' * wordOnes, wordLow7,
+		wordOnes, 0x20 * wordOnes, wordHighs}
 	// htmlClass is stringClass with <, > and &, which the encoder escapes
 	// in HTML mode.
-	htmlClass = byteClass{wordLow7, 0x60 * wordOnes, '\\' * wordOnes, '"' * wordOnes, 0x7b * wordOnes, '<' * wordOnes, 0x7d * wordOnes}
+	htmlClass = byteClass{wordLow7, 0x60 * wordOnes, '\\' * wordOnes, '"' * wordOnes, 0x7b * wordOnes, '<' * wordOnes, 0x7d * wordOnes,
+		wordOnes, 0x20 * wordOnes, wordHighs}
 )
 
 // mask returns the high bit of each byte's position in x set for each
@@ -75,9 +87,9 @@ func (k *byteClass) mask(x uint64) uint64 {
 // none reports whether no byte of x is in k or is 0x80 or above: whether
 // k.mask(x) | x&wordHighs is 0 (see above).
 func (k *byteClass) none(x uint64) bool {
-	lo7 := k.lo7
-	ok := (x + k.c60) & ((x ^ k.bs) + lo7) & (((x ^ k.q) & k.qm) + lo7) & (((x ^ k.lt) & k.ltm) + lo7)
-	return ok&^x|lo7 == ^uint64(0)
+	ones := k.ones
+	some := (x - k.c20) | ((x ^ k.bs) - ones) | (((x ^ k.q) & k.qm) - ones) | (((x ^ k.lt) & k.ltm) - ones)
+	return (some|x)&k.highs == 0
 }
 
 // escapeMask returns, for the eight bytes of x, the high bit of each
@@ -92,11 +104,17 @@ func escapeMask(x uint64, html bool) uint64 {
 	return k.mask(x) | x&wordHighs
 }
 
-// stopMask returns, for the eight bytes of x, the high bit of each byte's
-// position set for every byte that ends a run of verbatim string bytes: a
-// quote, a backslash or a byte below 0x20. It is exact.
+// stopMask returns, for the eight bytes of x, 0 if none ends a run of
+// verbatim string bytes (a quote, a backslash or a byte below 0x20), and
+// otherwise a mask whose lowest set bit is the high bit of the first that
+// does; bits above it may be set for bytes that do not. It is the borrow
+// test of byteClass.none, for stringClass (a quote tested once), with the
+// high bits of x cleared rather than added: bytes of 0x80 and above
+// borrow in no difference, so they neither are flagged nor move the first
+// flag. Callers look at the lowest set bit only.
 func stopMask(x uint64) uint64 {
-	return stringClass.mask(x) &^ x
+	k := &stringClass
+	return ((x - k.c20) | ((x ^ k.bs) - k.ones) | ((x ^ k.q) - k.ones)) &^ x & k.highs
 }
 
 // isStop reports whether c ends a run of verbatim string bytes, as

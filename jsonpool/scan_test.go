@@ -2,6 +2,7 @@ package jsonpool
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -13,9 +14,9 @@ func stopByte(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
 // TestByteClass holds the word-at-a-time tests of scan.go to their
 // byte-at-a-time definitions, flag by flag: every byte value at every
 // position of words of other fillers (0x80 and above among them), alone
-// and beside a second byte of the class, and random words. Each mask must
-// flag exactly the bytes of its class, and none must agree with the
-// encoder's mask.
+// and beside a second byte of the class, and random words. escapeMask
+// must flag exactly the bytes of its class, none must agree with it, and
+// stopMask's first flag must be the first stop byte.
 func TestByteClass(t *testing.T) {
 	escape := func(c byte, html bool) bool {
 		return stopByte(c) || c >= 0x80 || html && (c == '<' || c == '>' || c == '&')
@@ -49,14 +50,23 @@ func TestByteClass(t *testing.T) {
 				t.Fatalf("none(% x, html %v) = %v, want %v", w, html, k.none(x), !some)
 			}
 		}
+		// stopMask: the first flag is the first stop byte, exactly, and
+		// there is none without one.
 		m := stopMask(x)
 		if m&^wordHighs != 0 {
 			t.Fatalf("stopMask(% x) = %#x: a bit other than a byte's high bit", w, m)
 		}
+		first := -1
 		for j, c := range w {
-			if flagged(m, j) != stopByte(c) || isStop(c) != stopByte(c) {
-				t.Fatalf("stopMask(% x) = %#x: byte %d flagged %v, want %v", w, m, j, flagged(m, j), stopByte(c))
+			if isStop(c) != stopByte(c) {
+				t.Fatalf("isStop(%#x) = %v, want %v", c, isStop(c), stopByte(c))
 			}
+			if first < 0 && stopByte(c) {
+				first = j
+			}
+		}
+		if got := bits.TrailingZeros64(m) >> 3; first < 0 && m != 0 || first >= 0 && got != first {
+			t.Fatalf("stopMask(% x) = %#x: first flag at byte %d, want %d", w, m, got, first)
 		}
 	}
 	fillers := []byte{' ', 'a', '~', 0x7f, 0x80, 0xa0, 0xa2, 0xbc, 0xc3, 0xff, '!', '#', '[', ']'}

@@ -6,7 +6,9 @@
 // The writers count a number's digits first, make room in dst once, and
 // write the digits straight into it, two at a time from the last, where
 // strconv formats into an array of its own and copies. Each writes only
-// within the length it returns.
+// within the length it returns. For a caller that has made room itself,
+// Len and Put (and, built without the poolkit_nounsafe tag, PutAt, which
+// stores through a pointer) inline into the caller and write in place.
 package digits
 
 import (
@@ -61,18 +63,27 @@ func Len(u uint64) int {
 	return int(t) + 1
 }
 
+// MaxLen is the longest decimal text of a 64-bit integer: the sign and
+// 19 digits of an int64, or the 20 digits of a uint64.
+const MaxLen = 20
+
 // Put writes u into b as len(b) decimal digits, zero-padded on the left:
 // Put(b[:4], 7) writes "0007". u must be below 10^len(b); with len(b) ==
-// Len(u) it writes u's digits exactly.
+// Len(u) it writes u's digits exactly. It writes two digits at a time,
+// from the last, with one load from a table of pairs and one store each,
+// and is small enough to be inlined: a caller that has made room writes
+// in place, with no call. Given a slice whose capacity is its length, as
+// Put(w[:n:n], u), the compiler proves every store in bounds.
 func Put(b []byte, u uint64) {
-	for i := len(b) - 2; i >= 0; i -= 2 {
+	for i := len(b) - 2; i > 0; i -= 2 {
 		q := u / 100
-		p := &pairs[u-q*100]
-		b[i], b[i+1] = p[0], p[1]
+		*(*[2]byte)(b[i:]) = pairs[u-q*100]
 		u = q
 	}
 	if len(b)%2 == 1 {
 		b[0] = byte('0' + u) // u < 10: the digit left
+	} else if len(b) >= 2 {
+		*(*[2]byte)(b) = pairs[u] // u < 100: the pair left
 	}
 }
 
@@ -105,7 +116,7 @@ func AppendPadded(dst []byte, u uint64, width int) []byte {
 	dst = slices.Grow(dst, n)
 	at := len(dst)
 	dst = dst[:at+n]
-	Put(dst[at:], u)
+	Put(dst[at:at+n:at+n], u)
 	return dst
 }
 
@@ -125,15 +136,9 @@ const shortMax = 1e15
 // MaxPlaces is the most fractional digits AppendShortFloat tries.
 const MaxPlaces = 12
 
-// AppendShortFloat appends f as strconv.AppendFloat(dst, f, 'f', -1, 64)
-// does, the shortest decimal that reads back as f, when f is the float
-// nearest to a decimal n/10^k with n < 10^15 and k <= places fractional
-// digits, as prices, weights and ratings are, and 1e-6 <= |f| < 10^15.
-// places is from 0 to MaxPlaces; the fewer, the sooner it gives up on a
-// float that is no short decimal, such as math.Pi, trying each k in turn. For
-// any other f (zero, NaN and the infinities among them) it returns dst
-// unchanged and false, and the caller formats f with strconv. In the
-// range 1e-4 <= |f| < 1e6 strconv's 'g' format writes the same text.
+// shortDecimal returns u and k such that |f| is the float nearest to
+// u/10^k, k the least such, if there is one with u < 10^15 and k <=
+// places, and 1e-6 <= |f| < 10^15; ok is false otherwise.
 //
 // Why the output is strconv's: take the least k such that, with a = |f|
 // and n = a·10^k rounded to an integer, float64(n)/10^k == a. The decimal
@@ -143,49 +148,32 @@ const MaxPlaces = 12
 // 0.5 of n, so the least such k is not missed, and n has no trailing zero
 // (else a smaller k would have matched). A decimal with fewer digits would
 // have fewer places and be found at a smaller k; so n/10^k is the
-// shortest, which strconv writes. Rounding is to nearest, ties to even
-// (one instruction where math.Round is a call): a tie, a·10^k exactly half
-// way between two integers, is never within 0.5 of an n that passes, and
-// whichever neighbour it picks is checked by the division like any other.
-func AppendShortFloat(dst []byte, f float64, places int) ([]byte, bool) {
-	a := math.Abs(f)
-	if !(a >= 1e-6 && a < shortMax) {
-		return dst, false
+// shortest, which strconv writes. Rounding is to nearest, ties to even: a
+// tie, a·10^k exactly half way between two integers, is never within 0.5
+// of an n that passes, and whichever neighbour it picks is checked by the
+// division like any other. It is done by adding and subtracting 2^52
+// (two instructions, where math.RoundToEven tests the CPU for SSE4.1
+// first): from 2^52 to 2^53 float64s are the integers, so the sum is
+// a·10^k rounded to an integer, to nearest, ties to even, plus 2^52,
+// and the difference is exact. That holds for a·10^k below 2^52; at
+// 2^52 and above the result is not n, but is at least 10^15, and
+// refused as any n that large is.
+func shortDecimal(f float64, places int) (u uint64, k int, ok bool) {
+	if a := math.Abs(f); a >= 1e-6 && a < shortMax {
+		for k := range min(places, MaxPlaces) + 1 {
+			p := pow10f[k]
+			n := float64(a*p) + 0x1p52 - 0x1p52 // float64(): rounded, never fused
+			if n >= shortMax {
+				break
+			}
+			if n/p == a {
+				return uint64(n), k, true
+			}
+		}
 	}
-	for k := 0; k <= places && k <= MaxPlaces; k++ {
-		p := pow10f[k]
-		n := math.RoundToEven(a * p)
-		if n >= shortMax {
-			return dst, false
-		}
-		if n/p != a {
-			continue
-		}
-		u := uint64(n)
-		// At most a sign, 15 digits and a point: "0." and 12 places, or
-		// up to 15 digits of which k follow the point.
-		if cap(dst)-len(dst) < 17 {
-			dst = slices.Grow(dst, 17)
-		}
-		at := len(dst)
-		b := (*[17]byte)(dst[at : at+17])
-		i := 0
-		if f < 0 {
-			b[0] = '-'
-			i = 1
-		}
-		if k == 0 {
-			l := Len(u)
-			Put(b[i:i+l], u)
-			return dst[:at+i+l], true
-		}
-		pk := pow10[k]
-		ip, fp := u/pk, u%pk
-		l := i + Len(ip)
-		Put(b[i:l], ip)
-		b[l] = '.'
-		Put(b[l+1:l+1+k], fp)
-		return dst[:at+l+1+k], true
-	}
-	return dst, false
+	return 0, 0, false
 }
+
+// shortLen is the room AppendShortFloat makes: a sign, 15 digits and a
+// point.
+const shortLen = 17

@@ -1,12 +1,14 @@
 package digits
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/poolkit/poolkit/internal/pooltest"
 	"github.com/poolkit/poolkit/internal/race"
 )
 
@@ -60,52 +62,46 @@ func TestLen(t *testing.T) {
 	}
 }
 
-// canary fills the spare capacity of a slice of length n and capacity
-// n+32 with '#', for checking that nothing is written past the length a
-// writer returns.
-func canary(prefix string) []byte {
-	b := make([]byte, len(prefix), len(prefix)+32)
-	copy(b, prefix)
-	spare := b[len(b):cap(b)]
-	for i := range spare {
-		spare[i] = '#'
-	}
-	return b
-}
-
-func checkCanary(t *testing.T, what string, got []byte) {
+// appendChecked runs fn on a dst holding "x" and each spare capacity from
+// 0 to 24 bytes, under pooltest.WithinLength (a canary past the returned
+// length), and fails unless every result is "x"+want. It returns whether
+// fn reported success (ok) for every room.
+func appendChecked(t *testing.T, name, want string, fn func(dst []byte) ([]byte, bool)) bool {
 	t.Helper()
-	for i, c := range got[len(got):cap(got)] {
-		if c != '#' {
-			t.Fatalf("%s wrote %q at %d past the returned length", what, c, i)
+	all := true
+	for room := 0; room <= 24; room++ {
+		var ok bool
+		got, _ := pooltest.WithinLength(t, name, []byte("x"), room, func(dst []byte) ([]byte, error) {
+			out, took := fn(dst)
+			ok = took
+			return out, nil
+		})
+		if !ok {
+			all = false
+			if string(got) != "x" {
+				t.Fatalf("%s refused but wrote %q", name, got)
+			}
+			continue
+		}
+		if string(got) != "x"+want {
+			t.Fatalf("%s with %d bytes of room = %q, want %q", name, room, got, "x"+want)
 		}
 	}
+	return all
 }
 
 func TestAppendUint(t *testing.T) {
 	for _, u := range edges() {
-		want := "x" + strconv.FormatUint(u, 10)
-		got := AppendUint(canary("x"), u)
-		if string(got) != want {
-			t.Errorf("AppendUint(%d) = %q, want %q", u, got, want)
-		}
-		checkCanary(t, "AppendUint", got)
-		// Without room, it grows dst as append does.
-		if got := AppendUint([]byte("x"), u); string(got) != want {
-			t.Errorf("AppendUint(%d) without room = %q, want %q", u, got, want)
-		}
+		appendChecked(t, fmt.Sprintf("AppendUint(%d)", u), strconv.FormatUint(u, 10),
+			func(dst []byte) ([]byte, bool) { return AppendUint(dst, u), true })
 	}
 }
 
 func TestAppendInt(t *testing.T) {
 	for _, u := range edges() {
 		for _, i := range []int64{int64(u), -int64(u)} {
-			want := "x" + strconv.FormatInt(i, 10)
-			got := AppendInt(canary("x"), i)
-			if string(got) != want {
-				t.Errorf("AppendInt(%d) = %q, want %q", i, got, want)
-			}
-			checkCanary(t, "AppendInt", got)
+			appendChecked(t, fmt.Sprintf("AppendInt(%d)", i), strconv.FormatInt(i, 10),
+				func(dst []byte) ([]byte, bool) { return AppendInt(dst, i), true })
 		}
 	}
 }
@@ -122,23 +118,27 @@ func TestAppendPadded(t *testing.T) {
 func checkPadded(t *testing.T, u uint64, width int) {
 	t.Helper()
 	s := strconv.FormatUint(u, 10)
-	want := "x" + strings.Repeat("0", max(width-len(s), 0)) + s
-	got := AppendPadded(canary("x"), u, width)
-	if string(got) != want {
-		t.Errorf("AppendPadded(%d, %d) = %q, want %q", u, width, got, want)
-	}
-	checkCanary(t, "AppendPadded", got)
+	appendChecked(t, fmt.Sprintf("AppendPadded(%d, %d)", u, width), strings.Repeat("0", max(width-len(s), 0))+s,
+		func(dst []byte) ([]byte, bool) { return AppendPadded(dst, u, width), true })
 }
 
+// TestPut checks Put against strconv, zero-padded to every length from
+// u's own to 21, into a slice whose capacity is its length and into one
+// with room past it, between canaries that must be left alone.
 func TestPut(t *testing.T) {
 	for _, u := range edges() {
 		s := strconv.FormatUint(u, 10)
 		for n := len(s); n <= 21; n++ {
-			b := []byte(strings.Repeat("#", n+2))
-			Put(b[1:n+1], u)
 			want := "#" + strings.Repeat("0", n-len(s)) + s + "#"
+			b := []byte(strings.Repeat("#", n+2))
+			Put(b[1:n+1:n+1], u)
 			if string(b) != want {
 				t.Errorf("Put(%d bytes, %d) wrote %q, want %q", n, u, b, want)
+			}
+			b = []byte(strings.Repeat("#", n+2))
+			Put(b[1:n+1], u)
+			if string(b) != want {
+				t.Errorf("Put(%d bytes with room, %d) wrote %q, want %q", n, u, b, want)
 			}
 		}
 	}
@@ -165,21 +165,15 @@ func TestAppendShortFloat(t *testing.T) {
 	took := 0
 	for _, f := range shortFloats() {
 		for _, f := range []float64{f, -f} {
-			got, ok := AppendShortFloat(canary("x"), f, MaxPlaces)
-			if !ok {
-				if string(got) != "x" {
-					t.Errorf("AppendShortFloat(%v) refused but wrote %q", f, got)
-				}
+			want := strconv.FormatFloat(f, 'f', -1, 64)
+			if !appendChecked(t, fmt.Sprintf("AppendShortFloat(%v)", f), want,
+				func(dst []byte) ([]byte, bool) { return AppendShortFloat(dst, f, MaxPlaces) }) {
 				continue
 			}
 			took++
-			checkCanary(t, "AppendShortFloat", got)
-			if want := "x" + strconv.FormatFloat(f, 'f', -1, 64); string(got) != want {
-				t.Errorf("AppendShortFloat(%v) = %q, want %q", f, got, want)
-			}
 			if a := math.Abs(f); a >= 1e-4 && a < 1e6 {
-				if want := "x" + strconv.FormatFloat(f, 'g', -1, 64); string(got) != want {
-					t.Errorf("AppendShortFloat(%v) = %q, want 'g' form %q", f, got, want)
+				if g := strconv.FormatFloat(f, 'g', -1, 64); g != want {
+					t.Errorf("AppendShortFloat(%v) = %q, want 'g' form %q", f, want, g)
 				}
 			}
 		}
@@ -208,14 +202,8 @@ func FuzzAppendShortFloat(f *testing.F) {
 		f.Add(v, uint8(MaxPlaces))
 	}
 	f.Fuzz(func(t *testing.T, v float64, places uint8) {
-		got, ok := AppendShortFloat(canary("x"), v, int(places%16))
-		if !ok {
-			return
-		}
-		checkCanary(t, "AppendShortFloat", got)
-		if want := "x" + strconv.FormatFloat(v, 'f', -1, 64); string(got) != want {
-			t.Errorf("AppendShortFloat(%v) = %q, want %q", v, got, want)
-		}
+		appendChecked(t, fmt.Sprintf("AppendShortFloat(%v, %d)", v, places%16), strconv.FormatFloat(v, 'f', -1, 64),
+			func(dst []byte) ([]byte, bool) { return AppendShortFloat(dst, v, int(places%16)) })
 	})
 }
 
@@ -239,12 +227,10 @@ func FuzzAppendInt(f *testing.F) {
 	f.Add(int64(0), uint64(0), uint8(0))
 	f.Add(int64(math.MinInt64), uint64(math.MaxUint64), uint8(21))
 	f.Fuzz(func(t *testing.T, i int64, u uint64, width uint8) {
-		if got, want := AppendInt(canary("x"), i), "x"+strconv.FormatInt(i, 10); string(got) != want {
-			t.Errorf("AppendInt(%d) = %q, want %q", i, got, want)
-		}
-		if got, want := AppendUint(canary("x"), u), "x"+strconv.FormatUint(u, 10); string(got) != want {
-			t.Errorf("AppendUint(%d) = %q, want %q", u, got, want)
-		}
+		appendChecked(t, fmt.Sprintf("AppendInt(%d)", i), strconv.FormatInt(i, 10),
+			func(dst []byte) ([]byte, bool) { return AppendInt(dst, i), true })
+		appendChecked(t, fmt.Sprintf("AppendUint(%d)", u), strconv.FormatUint(u, 10),
+			func(dst []byte) ([]byte, bool) { return AppendUint(dst, u), true })
 		checkPadded(t, u, int(width%24))
 	})
 }
