@@ -124,3 +124,62 @@ func TestZstdWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeBodyMemory holds 64 zstd responses open at once, each having
+// written just under one block (128 KiB) without a flush, so each is
+// collecting its whole body, and checks that the heap they hold stays
+// within 64 × WholeBodyMemory, the bound the package documentation
+// states.
+func TestWholeBodyMemory(t *testing.T) {
+	pooltest.SkipIfRace(t)
+	const streams = 64
+	chunk := rangeFile[:16<<10]
+	var started, release sync.WaitGroup
+	started.Add(streams)
+	release.Add(1)
+	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for range 7 {
+			w.Write(chunk)
+		}
+		w.Write(chunk[:16<<10-1])
+		started.Done()
+		release.Wait()
+	}))
+	runtime.GC()
+	runtime.GC()
+	var before, during runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var done sync.WaitGroup
+	writers := make([]*flushWriter, streams)
+	for i := range streams {
+		writers[i] = &flushWriter{countingWriter{h: make(http.Header)}}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Header.Set("Accept-Encoding", "zstd")
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			h.ServeHTTP(writers[i], req)
+		}()
+	}
+	started.Wait()
+	runtime.GC()
+	runtime.ReadMemStats(&during)
+	for i, w := range writers {
+		if w.n != 0 {
+			t.Fatalf("response %d sent %d bytes before its handler returned", i, w.n)
+		}
+	}
+	release.Done()
+	done.Wait()
+	held := int64(during.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d whole-body zstd responses hold %d KiB, %d KiB each", streams, held>>10, held/streams>>10)
+	if held > streams*WholeBodyMemory {
+		t.Errorf("%d whole-body responses hold %d bytes, above %d × WholeBodyMemory = %d", streams, held, streams, streams*WholeBodyMemory)
+	}
+	for i, w := range writers {
+		if w.h.Get("Content-Encoding") != "zstd" || w.n == 0 {
+			t.Fatalf("response %d: Content-Encoding %q, %d bytes", i, w.h.Get("Content-Encoding"), w.n)
+		}
+	}
+}
