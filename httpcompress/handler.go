@@ -459,13 +459,17 @@ func (rw *responseWriter) startStream() error {
 	return err
 }
 
+// appendWholeFrame is the one-block encoder finishWholeBody uses; tests
+// wrap it to see which responses take that path.
+var appendWholeFrame = zstdblock.AppendFrame
+
 // finishWholeBody sends the header and the body, compressed as one zstd
 // frame of one block, with the padding frame after it, in one Write. The
 // frame is written over the body in the first-bytes buffer: the encoder
 // reads all of its input before it writes.
 func (rw *responseWriter) finishWholeBody() {
 	rw.w.WriteHeader(rw.status)
-	out := zstdblock.AppendFrame(rw.buf[:0], rw.buf)
+	out := appendWholeFrame(rw.buf[:0], rw.buf)
 	if rw.h.padding != "" {
 		out = rw.appendZstdPadding(out)
 	}

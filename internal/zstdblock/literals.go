@@ -29,11 +29,18 @@ const (
 // huffman holds the scratch state of one literals section's code.
 type huffman struct {
 	count   [256]uint32
-	length  [256]uint8 // code length in bits, 0 for absent symbols
-	code    [256]uint16
+	length  [256]uint8  // code length in bits, 0 for absent symbols
+	enc     [256]uint32 // code | length<<16
 	sorted  [256]uint32 // count<<8 | symbol, ascending
 	weights [255]byte
-	wc      weightCoder
+	// The last code built, kept for the next literals while it fits
+	// them: desc is its tree description, covering symbols up to
+	// descMaxSym (nil when there is none), and bitsPerLit, in 1/256
+	// bits, what it spent a literal on those it was built for.
+	desc       []byte
+	descMaxSym int
+	bitsPerLit uint64
+	wc         weightCoder
 	// Two-queue Huffman construction over up to 256 leaves.
 	weight [256]uint32
 	parent [512]uint16
@@ -55,7 +62,6 @@ func (h *huffman) appendLiterals(out, lits []byte) []byte {
 	maxSym := 0
 	for s, c := range h.count {
 		if c != 0 {
-			h.sorted[nsym] = c<<8 | uint32(s)
 			nsym++
 			maxSym = s
 		}
@@ -63,14 +69,42 @@ func (h *huffman) appendLiterals(out, lits []byte) []byte {
 	if nsym == 1 {
 		return appendHeader(out, litRLE, n, 0, lits[:1])
 	}
-	maxBits, cost := h.build(nsym)
+	cost, ok := h.reuse(maxSym, n)
+	if !ok {
+		// The new code also covers the symbols the last one did, as
+		// if each had been seen once: the next body of the same
+		// kind, which may hold a rare symbol this one lacks, can
+		// then reuse it.
+		if h.desc != nil {
+			maxSym = max(maxSym, h.descMaxSym)
+		}
+		nsym = 0
+		for s, c := range h.count[:maxSym+1] {
+			if c == 0 && h.desc != nil && h.length[s] != 0 {
+				c = 1
+			}
+			if c != 0 {
+				h.sorted[nsym] = c<<8 | uint32(s)
+				nsym++
+			}
+		}
+		var maxBits int
+		maxBits, cost = h.build(nsym)
+		h.assignCodes(maxBits, maxSym)
+		h.desc = h.appendWeights(h.desc[:0], maxBits, maxSym)
+		if h.desc == nil {
+			return appendRawLiterals(out, lits)
+		}
+		h.descMaxSym = maxSym
+		h.bitsPerLit = cost * 256 / uint64(n)
+	}
 	streams := 4
 	if n <= maxSingle {
 		streams = 1
 	}
-	// Estimated size: weights, jump table, and the streams, each
-	// rounded up to its end mark.
-	treeSize := 1 + (maxSym+1)/2 // direct weights; FSE-coded ones are fewer
+	// Estimated size: tree description, jump table, and the streams,
+	// each rounded up to its end mark.
+	treeSize := len(h.desc)
 	est := treeSize + int(cost/8) + streams
 	if streams == 4 {
 		est += 6
@@ -95,11 +129,7 @@ func (h *huffman) appendLiterals(out, lits []byte) []byte {
 	start := len(out)
 	bound := hdrSize + treeSize + 6 + (n*maxCodeBits)/8 + 4*(2+room)
 	out = slices.Grow(out, bound)
-	body := h.appendWeights(out[start+hdrSize:start+hdrSize], maxBits, maxSym)
-	if body == nil {
-		return appendRawLiterals(out, lits)
-	}
-	h.assignCodes(maxBits, maxSym)
+	body := append(out[start+hdrSize:start+hdrSize], h.desc...)
 	if streams == 1 {
 		body = h.appendStream(body, lits)
 	} else {
@@ -139,6 +169,34 @@ func (h *huffman) appendLiterals(out, lits []byte) []byte {
 		out[start+i] = byte(v >> (8 * i))
 	}
 	return out
+}
+
+// reuse reports whether the last code built, in h.length and h.enc, can
+// code the literals counted in h.count, n of them up to maxSym, and
+// returns their size in bits under it. It can when it has a code for
+// every symbol present and spends at most 1/32 more bits a literal than
+// on the literals it was built for: building a code (sorting, the
+// tree, the weights and their description) costs about as much as
+// coding a few thousand literals, and literals of one kind of body (the
+// answers of one handler) keep their statistics.
+func (h *huffman) reuse(maxSym, n int) (uint64, bool) {
+	if h.desc == nil || maxSym > h.descMaxSym {
+		return 0, false
+	}
+	var cost uint64
+	for s, c := range h.count[:maxSym+1] {
+		if c != 0 {
+			l := h.length[s]
+			if l == 0 {
+				return 0, false
+			}
+			cost += uint64(c) * uint64(l)
+		}
+	}
+	if cost*256 > (h.bitsPerLit+h.bitsPerLit/reuseSlack)*uint64(n) {
+		return 0, false
+	}
+	return cost, true
 }
 
 // rawHeaderSize is the header size of n raw literals.
@@ -320,7 +378,7 @@ func (h *huffman) assignCodes(maxBits, maxSym int) {
 	}
 	for s := 0; s <= maxSym; s++ {
 		if l := h.length[s]; l != 0 {
-			h.code[s] = uint16(next[l])
+			h.enc[s] = next[l] | uint32(l)<<16
 			next[l]++
 		}
 	}
@@ -329,23 +387,43 @@ func (h *huffman) assignCodes(maxBits, maxSym int) {
 // appendStream appends the Huffman stream of lits: the codes of the last
 // literal first, as the decoder reads the stream from its end.
 func (h *huffman) appendStream(out, lits []byte) []byte {
-	// A stream is at most maxCodeBits bits a literal plus the end mark.
+	// Room: at most maxCodeBits bits a literal, the end mark, and the
+	// 8-byte store of the last flush.
 	if need := len(out) + (len(lits)*maxCodeBits+8)/8 + 1 + room; cap(out) < need {
 		out = slices.Grow(out, need-len(out))
 	}
-	w := bitWriter{buf: out}
+	buf := out[:cap(out)]
+	pos := len(out)
+	enc := &h.enc
+	var acc uint64
+	var nb uint
 	i := len(lits)
 	for ; i >= 4; i -= 4 {
-		a, b, c, d := lits[i-1], lits[i-2], lits[i-3], lits[i-4]
-		w.add(uint64(h.code[a]), uint(h.length[a]))
-		w.add(uint64(h.code[b]), uint(h.length[b]))
-		w.add(uint64(h.code[c]), uint(h.length[c]))
-		w.add(uint64(h.code[d]), uint(h.length[d]))
-		w.flush()
+		// 4 codes of at most 11 bits join at most 7 bits left over.
+		a, b, c, d := enc[lits[i-1]], enc[lits[i-2]], enc[lits[i-3]], enc[lits[i-4]]
+		acc |= uint64(a&0xffff) << (nb & 63)
+		nb += uint(a >> 16)
+		acc |= uint64(b&0xffff) << (nb & 63)
+		nb += uint(b >> 16)
+		acc |= uint64(c&0xffff) << (nb & 63)
+		nb += uint(c >> 16)
+		acc |= uint64(d&0xffff) << (nb & 63)
+		nb += uint(d >> 16)
+		binary.LittleEndian.PutUint64(buf[pos:], acc)
+		k := nb >> 3
+		pos += int(k)
+		acc >>= (k << 3) & 63
+		nb &= 7
 	}
 	for ; i > 0; i-- {
-		a := lits[i-1]
-		w.add(uint64(h.code[a]), uint(h.length[a]))
+		a := enc[lits[i-1]]
+		acc |= uint64(a&0xffff) << (nb & 63)
+		nb += uint(a >> 16)
 	}
+	w := bitWriter{buf: buf[:pos], acc: acc, nbits: nb}
 	return w.close()
 }
+
+// reuseSlack: a code or table built for earlier input is reused while it
+// spends at most 1/reuseSlack more bits a symbol than it did there.
+const reuseSlack = 16

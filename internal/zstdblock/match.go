@@ -3,6 +3,7 @@ package zstdblock
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // sequence is one of a block's sequences (RFC 8878, section 3.1.1.3.2):
@@ -13,6 +14,8 @@ type sequence struct {
 	litLen   uint32
 	matchLen uint32
 	offValue uint32
+	// The codes of the three values (section 3.1.1.3.2.1.1).
+	llCode, mlCode, ofCode uint8
 }
 
 // Matcher parameters.
@@ -44,86 +47,126 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 	base := m.base
 	m.base += n
 	shift := uint(64 - max(min(bits.Len(uint(n)), tableBits), minTable))
-	table := m.table[:]
-
-	// Repeated offsets, as the decoder will track them (section
-	// 3.1.1.5): the matcher codes a match at one of them as a repeat.
-	rep := [3]int{1, 4, 8}
-	emit := func(litStart, start, length, off int) {
-		lits = append(lits, src[litStart:start]...)
-		ll := start - litStart
-		var ov int
-		switch {
-		case ll > 0 && off == rep[0]:
-			ov = 1
-		case ll > 0 && off == rep[1]:
-			ov = 2
-			rep[0], rep[1] = rep[1], rep[0]
-		case ll > 0 && off == rep[2]:
-			ov = 3
-			rep[0], rep[1], rep[2] = rep[2], rep[0], rep[1]
-		case ll == 0 && off == rep[1]:
-			ov = 1
-			rep[0], rep[1] = rep[1], rep[0]
-		case ll == 0 && off == rep[2]:
-			ov = 2
-			rep[0], rep[1], rep[2] = rep[2], rep[0], rep[1]
-		case ll == 0 && off == rep[0]-1:
-			ov = 3
-			rep[0], rep[1], rep[2] = off, rep[0], rep[1]
-		default:
-			ov = off + 3
-			rep[0], rep[1], rep[2] = off, rep[0], rep[1]
-		}
-		seqs = append(seqs, sequence{litLen: uint32(ll), matchLen: uint32(length), offValue: uint32(ov)})
-	}
-
-	const prime = 227718039650203 // a 48-bit multiplier: the hash mixes all 6 bytes
-	hash := func(u uint64) int { return int(((u << (64 - 8*hashBytes)) * prime) >> shift) }
+	table := &m.table
+	// Literals are copied 16 bytes at a time into lits, which has room
+	// for all of src and 16 bytes more.
+	lits = slices.Grow(lits[:0], n+16)[:n+16]
+	nlits := 0
+	var q sequencer
+	q.init(seqs)
 
 	litStart := 0
-	last := 1 // the offset of the last match
 	s := 1
-	sLimit := n - 8 // a load of 8 bytes at s stays within src
-	for s < sLimit {
+	for {
+		start, from := m.find(src, s, litStart, base, shift)
+		if start < 0 {
+			break
+		}
+		length := minMatch + matchLen(src[start+minMatch:], src[from+minMatch:])
+		for start > litStart && from > 0 && src[start-1] == src[from-1] {
+			start, from, length = start-1, from-1, length+1
+		}
+		q.rep0next = start - from
+		// Copy the literals before the match.
+		ll := start - litStart
+		if ll <= 16 && litStart+16 <= n {
+			copy(lits[nlits:nlits+16], src[litStart:litStart+16])
+		} else {
+			copy(lits[nlits:], src[litStart:start])
+		}
+		nlits += ll
+		q.add(ll, length)
+		s = start + length
+		litStart = s
+		if s < n-8 {
+			// Index a position inside the match, for the next
+			// repeat of this text.
+			table[hash6(binary.LittleEndian.Uint64(src[s-2:]), shift)] = uint32(s - 2 + base)
+		}
+	}
+	nlits += copy(lits[nlits:], src[litStart:])
+	return lits[:nlits], q.seqs
+}
+
+// find returns where the next match at or after s starts and where it
+// copies from, or -1 when none starts before the last 8 bytes of src. It
+// tries the candidate the hash table holds for each position, and indexes
+// the position. (Trying the last offset too, one byte ahead, saved 1.7%
+// of the bytes of the service's receipts for 15% more instructions.)
+func (m *matcher) find(src []byte, s, litStart, base int, shift uint) (start, from int) {
+	table := &m.table
+	for s < len(src)-8 {
 		cv := binary.LittleEndian.Uint64(src[s:])
-		h := hash(cv)
+		h := hash6(cv, shift)
 		cand := int(table[h]) - base
 		table[h] = uint32(s + base)
-		// The last offset, one byte ahead: JSON repeats its keys at a
-		// fixed distance.
-		if r := s + 1 - last; r >= 0 && binary.LittleEndian.Uint32(src[r:]) == uint32(cv>>8) {
-			start := s + 1
-			length := minMatch + matchLen(src[start+minMatch:], src[r+minMatch:])
-			for start > litStart && r > 0 && src[start-1] == src[r-1] {
-				start, r, length = start-1, r-1, length+1
-			}
-			emit(litStart, start, length, last)
-			s = start + length
-			litStart = s
-			continue
-		}
 		if cand >= 0 && binary.LittleEndian.Uint32(src[cand:]) == uint32(cv) {
-			start := s
-			length := minMatch + matchLen(src[start+minMatch:], src[cand+minMatch:])
-			for start > litStart && cand > 0 && src[start-1] == src[cand-1] {
-				start, cand, length = start-1, cand-1, length+1
-			}
-			last = start - cand
-			emit(litStart, start, length, last)
-			s = start + length
-			litStart = s
-			if s < sLimit {
-				// Index a position inside the match, for the
-				// next repeat of this text.
-				table[hash(binary.LittleEndian.Uint64(src[s-2:]))] = uint32(s - 2 + base)
-			}
-			continue
+			return s, cand
 		}
 		s += 1 + (s-litStart)>>skipLog
 	}
-	lits = append(lits, src[litStart:]...)
-	return lits, seqs
+	return -1, 0
+}
+
+// sequencer codes sequences' offsets against the repeated offsets the
+// decoder will track (RFC 8878, section 3.1.1.5).
+type sequencer struct {
+	seqs             []sequence
+	rep0, rep1, rep2 int
+	rep0next         int // the next match's offset
+}
+
+func (q *sequencer) init(seqs []sequence) {
+	q.seqs = seqs[:0]
+	q.rep0, q.rep1, q.rep2 = 1, 4, 8
+	q.rep0next = 0
+}
+
+// add appends a sequence of ll literals and a match of length bytes at
+// offset q.rep0next.
+func (q *sequencer) add(ll, length int) {
+	off := q.rep0next
+	var ov int
+	switch {
+	case off == q.rep0:
+		off = q.rep0
+		if ll > 0 {
+			ov = 1
+		} else {
+			// With no literals, code 1 means rep1: code the
+			// offset anew.
+			ov = off + 3
+			q.rep1, q.rep2 = q.rep0, q.rep1
+		}
+	case ll > 0 && off == q.rep1:
+		ov = 2
+		q.rep0, q.rep1 = q.rep1, q.rep0
+	case ll > 0 && off == q.rep2:
+		ov = 3
+		q.rep0, q.rep1, q.rep2 = q.rep2, q.rep0, q.rep1
+	case ll == 0 && off == q.rep1:
+		ov = 1
+		q.rep0, q.rep1 = q.rep1, q.rep0
+	case ll == 0 && off == q.rep2:
+		ov = 2
+		q.rep0, q.rep1, q.rep2 = q.rep2, q.rep0, q.rep1
+	case ll == 0 && off == q.rep0-1:
+		ov = 3
+		q.rep0, q.rep1, q.rep2 = off, q.rep0, q.rep1
+	default:
+		ov = off + 3
+		q.rep0, q.rep1, q.rep2 = off, q.rep0, q.rep1
+	}
+	q.seqs = append(q.seqs, sequence{
+		litLen: uint32(ll), matchLen: uint32(length), offValue: uint32(ov),
+		llCode: llCode(uint32(ll)), mlCode: mlCode(uint32(length)), ofCode: uint8(bits.Len32(uint32(ov)) - 1),
+	})
+}
+
+// hash6 hashes the low 6 bytes of u to a table index of 64-shift bits.
+func hash6(u uint64, shift uint) int {
+	const prime = 227718039650203 // a 48-bit multiplier: the hash mixes all 6 bytes
+	return int(((u << (64 - 8*hashBytes)) * prime) >> (shift & 63))
 }
 
 // matchLen returns how many bytes a and b share from their start; b is at

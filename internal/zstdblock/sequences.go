@@ -1,6 +1,8 @@
 package zstdblock
 
 import (
+	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -80,25 +82,30 @@ func (e *fseEncoder) build(norm []int16, log uint) {
 		e.state[cumul[s]] = uint16(S + size)
 		cumul[s]++
 	}
-	for s := range norm {
-		e.init[s] = e.state[e.init[s]]
+	for s, c := range norm {
+		if c != 0 {
+			e.init[s] = e.state[e.init[s]]
+		}
 	}
 }
 
 // Predefined distributions (RFC 8878, section 3.1.1.3.2.2).
 var (
-	llPredefined = newFSEEncoder([]int16{
+	llNorm = []int16{
 		4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
 		2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1,
-		-1, -1, -1, -1}, 6)
-	mlPredefined = newFSEEncoder([]int16{
+		-1, -1, -1, -1}
+	mlNorm = []int16{
 		1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1,
-		-1, -1, -1, -1, -1}, 6)
-	ofPredefined = newFSEEncoder([]int16{
+		-1, -1, -1, -1, -1}
+	ofNorm = []int16{
 		1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}, 5)
+		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}
+	llPredefined = newFSEEncoder(llNorm, 6)
+	mlPredefined = newFSEEncoder(mlNorm, 6)
+	ofPredefined = newFSEEncoder(ofNorm, 5)
 )
 
 // Literal and match length codes (RFC 8878, section 3.1.1.3.2.1.1):
@@ -159,13 +166,55 @@ func mlCode(ml uint32) uint8 {
 	return uint8(bits.Len32(ml-3) - 1 + 36)
 }
 
+// Sequence table modes (RFC 8878, section 3.1.1.3.2.1).
+const (
+	modePredefined = 0
+	modeFSE        = 2
+)
+
+// seqCoder holds the scratch state of one sequences section: per code
+// kind, a histogram and a table built for it.
+type seqCoder struct {
+	hist   [3][maxSymbols]int
+	norm   [3][maxSymbols]int16 // the distribution custom was built from
+	fresh  [maxSymbols]int16    // a distribution being weighed
+	custom [3]fseEncoder
+	// The last table built of each kind, kept for the next sections
+	// while it fits them: its description (nil when there is none), the
+	// last code it has a count for, and what it spent a sequence, in
+	// 1/256 bits, on the sequences it was built for.
+	desc    [3][]byte
+	descEnd [3]int
+	perSeq  [3]int
+}
+
+// Code kinds, in the order of the section's mode byte and descriptions.
+const (
+	kindLL = iota
+	kindOF
+	kindML
+)
+
+// kinds: the predefined table and largest accuracy log of each kind.
+var kinds = [3]struct {
+	predefined *fseEncoder
+	predNorm   []int16
+	predLog    int
+	maxLog     int
+}{
+	{llPredefined, llNorm, 6, 9},
+	{ofPredefined, ofNorm, 5, 8},
+	{mlPredefined, mlNorm, 6, 9},
+}
+
 // appendSequences appends the sequences section of seqs to out.
-func appendSequences(out []byte, seqs []sequence) []byte {
+func (c *seqCoder) appendSequences(out []byte, seqs []sequence) []byte {
 	n := len(seqs)
-	// Room: 4 bytes of header; with the predefined tables, a sequence
-	// is at most 17 bits of states and 49 of extra bits, under 9
-	// bytes; then the end mark and flush's store.
-	out = slices.Grow(out, 4+9*n+1+room)
+	// Room: 4 bytes of header, three table descriptions of at most 53
+	// symbols of 12 bits; a sequence is at most 26 bits of states and
+	// 49 of extra bits, under 10 bytes; then the end mark and flush's
+	// store.
+	out = slices.Grow(out, 4+3*(2+53*12/8+room)+10*n+1+room)
 	switch {
 	case n < 128:
 		out = append(out, byte(n))
@@ -177,44 +226,167 @@ func appendSequences(out []byte, seqs []sequence) []byte {
 	if n == 0 {
 		return out
 	}
-	out = append(out, 0) // all three predefined
-	ll, ml, of := llPredefined, mlPredefined, ofPredefined
-	w := bitWriter{buf: out}
+	c.hist = [3][maxSymbols]int{}
+	for _, s := range seqs {
+		c.hist[kindLL][s.llCode]++
+		c.hist[kindOF][s.ofCode]++
+		c.hist[kindML][s.mlCode]++
+	}
+	modePos := len(out)
+	out = append(out, 0)
+	var enc [3]*fseEncoder
+	modes := byte(0)
+	for k := range 3 {
+		enc[k] = kinds[k].predefined
+		var mode int
+		out, mode = c.appendTable(out, k, n)
+		if mode == modeFSE {
+			enc[k] = &c.custom[k]
+		}
+		modes |= byte(mode) << (6 - 2*k)
+	}
+	out[modePos] = modes
+	ll, of, ml := enc[kindLL], enc[kindOF], enc[kindML]
+	// The bitstream, with its writer's state in locals: buf spans
+	// out's capacity, which the Grow above made room for.
+	buf := out[:cap(out)]
+	pos := len(out)
+	var acc uint64
+	var nb uint
+	// flush, written out where it is used (a closure would keep acc,
+	// nb and pos in memory): store acc's 8 bytes, keep its whole bytes,
+	// and leave at most 7 bits. nb stays below 64 (see the bounds at
+	// each use), so the shifts need no wider count.
 	// The decoder reads the sequences first to last, so they are
 	// written last to first; the last sequence's codes set the
 	// initial states, and each earlier one moves them.
 	last := seqs[n-1]
-	llc, mlc, ofc := llCode(last.litLen), mlCode(last.matchLen), uint8(bits.Len32(last.offValue)-1)
+	llc, mlc, ofc := last.llCode, last.mlCode, last.ofCode
 	llT, mlT, ofT := uint32(ll.init[llc]), uint32(ml.init[mlc]), uint32(of.init[ofc])
-	w.add(uint64(last.litLen-llBase[llc]), uint(llExtra[llc]))
-	w.add(uint64(last.matchLen-mlBase[mlc]), uint(mlExtra[mlc]))
-	w.flush()
-	w.add(uint64(last.offValue)&(1<<ofc-1), uint(ofc))
-	w.flush()
+	acc = uint64(last.litLen - llBase[llc])
+	nb = uint(llExtra[llc])
+	acc |= uint64(last.matchLen-mlBase[mlc]) << (nb & 63)
+	nb += uint(mlExtra[mlc])
+	binary.LittleEndian.PutUint64(buf[pos:], acc)
+	pos += int(nb >> 3)
+	acc >>= (nb &^ 7) & 63
+	nb &= 7
+	acc |= uint64(last.offValue) & (1<<(ofc&31) - 1) << (nb & 63)
+	nb += uint(ofc)
+	binary.LittleEndian.PutUint64(buf[pos:], acc)
+	pos += int(nb >> 3)
+	acc >>= (nb &^ 7) & 63
+	nb &= 7
 	for i := n - 2; i >= 0; i-- {
-		s := seqs[i]
-		llc, mlc, ofc := llCode(s.litLen), mlCode(s.matchLen), uint8(bits.Len32(s.offValue)-1)
+		s := &seqs[i]
+		llc, mlc, ofc := s.llCode, s.mlCode, s.ofCode
 		// The decoder updates its states in the order literal
 		// length, match length, offset: written in reverse.
-		nb := (ofT + of.delta[ofc]) >> 16
-		w.add(uint64(ofT&(1<<nb-1)), uint(nb))
-		ofT = uint32(of.state[int32(ofT>>nb)+of.first[ofc]])
-		nb = (mlT + ml.delta[mlc]) >> 16
-		w.add(uint64(mlT&(1<<nb-1)), uint(nb))
-		mlT = uint32(ml.state[int32(mlT>>nb)+ml.first[mlc]])
-		nb = (llT + ll.delta[llc]) >> 16
-		w.add(uint64(llT&(1<<nb-1)), uint(nb))
-		llT = uint32(ll.state[int32(llT>>nb)+ll.first[llc]])
-		// Then it reads offset, match and literal length bits.
-		w.add(uint64(s.litLen-llBase[llc]), uint(llExtra[llc]))
-		w.flush()
-		w.add(uint64(s.matchLen-mlBase[mlc]), uint(mlExtra[mlc]))
-		w.add(uint64(s.offValue)&(1<<ofc-1), uint(ofc))
-		w.flush()
+		k := (ofT + of.delta[ofc]) >> 16
+		acc |= uint64(ofT&(1<<(k&31)-1)) << (nb & 63)
+		nb += uint(k)
+		ofT = uint32(of.state[int32(ofT>>(k&31))+of.first[ofc]])
+		k = (mlT + ml.delta[mlc]) >> 16
+		acc |= uint64(mlT&(1<<(k&31)-1)) << (nb & 63)
+		nb += uint(k)
+		mlT = uint32(ml.state[int32(mlT>>(k&31))+ml.first[mlc]])
+		k = (llT + ll.delta[llc]) >> 16
+		acc |= uint64(llT&(1<<(k&31)-1)) << (nb & 63)
+		nb += uint(k)
+		llT = uint32(ll.state[int32(llT>>(k&31))+ll.first[llc]])
+		// Then it reads offset, match and literal length bits: at
+		// most 26 bits of states and 16 of literal length, then 16
+		// and 17, each after at most 7 left over.
+		acc |= uint64(s.litLen-llBase[llc]) << (nb & 63)
+		nb += uint(llExtra[llc])
+		binary.LittleEndian.PutUint64(buf[pos:], acc)
+		pos += int(nb >> 3)
+		acc >>= (nb &^ 7) & 63
+		nb &= 7
+		acc |= uint64(s.matchLen-mlBase[mlc]) << (nb & 63)
+		nb += uint(mlExtra[mlc])
+		acc |= uint64(s.offValue) & (1<<(ofc&31) - 1) << (nb & 63)
+		nb += uint(ofc)
+		binary.LittleEndian.PutUint64(buf[pos:], acc)
+		pos += int(nb >> 3)
+		acc >>= (nb &^ 7) & 63
+		nb &= 7
 	}
 	// Initial states, read first: literal length, offset, match length.
+	w := bitWriter{buf: buf[:pos], acc: acc, nbits: nb}
 	w.add(uint64(mlT-1<<ml.log), ml.log)
 	w.add(uint64(ofT-1<<of.log), of.log)
 	w.add(uint64(llT-1<<ll.log), ll.log)
 	return w.close()
 }
+
+// appendTable chooses the table of code kind k for n sequences: the
+// last one built, while it fits them; otherwise the predefined one, or
+// one built from the histogram, when its estimated cost with its
+// description is lower. A table to be described is described after out.
+func (c *seqCoder) appendTable(out []byte, k, n int) ([]byte, int) {
+	hist := c.hist[k][:]
+	last, distinct := 0, 0
+	for s, h := range hist {
+		if h != 0 {
+			last = s
+			distinct++
+		}
+	}
+	if distinct < 2 {
+		return out, modePredefined
+	}
+	hist = hist[:last+1]
+	// The last table built fits when it has a count for every code
+	// present and spends at most 1/32 more a sequence.
+	if c.desc[k] != nil && last <= c.descEnd[k] {
+		if cc := cost(hist, c.norm[k][:last+1], int(c.custom[k].log)); cc >= 0 && cc <= (c.perSeq[k]+c.perSeq[k]/reuseSlack)*n {
+			return append(out, c.desc[k]...), modeFSE
+		}
+	}
+	// As zstd's reference encoder: about a quarter of the sequences'
+	// bits, enough for the alphabet, within the kind's limit.
+	log := max(bits.Len(uint(n-1))-2, bits.Len(uint(last))+1, 5)
+	log = min(log, kinds[k].maxLog)
+	norm := c.fresh[:last+1]
+	normalize(norm, hist, n, uint(log))
+	predCost := cost(hist, kinds[k].predNorm, kinds[k].predLog)
+	customCost := cost(hist, norm, log)
+	start := len(out)
+	out = appendDistribution(out, norm, uint(log))
+	if customCost+(len(out)-start)*8*256 >= predCost {
+		return out[:start], modePredefined
+	}
+	c.norm[k] = [maxSymbols]int16{}
+	copy(c.norm[k][:], norm)
+	c.custom[k].build(norm, uint(log))
+	c.desc[k] = append(c.desc[k][:0], out[start:]...)
+	c.descEnd[k] = last
+	c.perSeq[k] = customCost / n
+	return out, modeFSE
+}
+
+// cost estimates, in 1/256 bits, the bits a table of norm (accuracy log)
+// spends on symbols counted in hist: log2(size/norm) a symbol. It
+// returns -1 when the table has no cell for a symbol present.
+func cost(hist []int, norm []int16, log int) int {
+	total := 0
+	for s, h := range hist {
+		if h != 0 {
+			if norm[s] == 0 {
+				return -1
+			}
+			p := max(int(norm[s]), 1)
+			total += h * (log<<8 - log2x256[p])
+		}
+	}
+	return total
+}
+
+// log2x256 holds 256 × log2(i) for i up to 512, rounded.
+var log2x256 = func() (t [513]int) {
+	for i := 1; i < len(t); i++ {
+		t[i] = int(math.Round(256 * math.Log2(float64(i))))
+	}
+	return t
+}()

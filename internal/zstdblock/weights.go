@@ -46,14 +46,7 @@ func (c *weightCoder) appendWeights(out []byte, weights []byte) ([]byte, bool) {
 	// Room: the header byte, at most 127 bytes, and flush's store.
 	out = slices.Grow(out, 1+127+room)
 	start := len(out)
-	w := bitWriter{buf: out[start+1 : start+1]}
-	writeDistribution(&w, norm, weightsLog)
-	// The description ends on a byte.
-	if w.nbits > 0 {
-		w.flush()
-		w.buf = w.buf[:len(w.buf)+1]
-		w.acc, w.nbits = 0, 0
-	}
+	w := bitWriter{buf: appendDistribution(out[start+1:start+1], norm, weightsLog)}
 	// The decoder's first state gives the even weights, its second the
 	// odd ones, taking turns from the first; it stops after a state
 	// update would read past the stream. So the last two weights set the
@@ -90,7 +83,8 @@ func (c *weightCoder) appendWeights(out []byte, weights []byte) ([]byte, bool) {
 
 // normalize scales count, summing to total, to norm, summing to 1<<log,
 // every present symbol at least 1: each gets its share rounded, and the
-// commonest absorbs the difference.
+// commonest absorbs the difference, or, when it cannot, the largest
+// shares give up one at a time.
 func normalize(norm []int16, count []int, total int, log uint) {
 	sum := 0
 	big := 0
@@ -106,10 +100,31 @@ func normalize(norm []int16, count []int, total int, log uint) {
 			big = s
 		}
 	}
-	// The commonest has at least total/len(count) of the weight, so
-	// at least 1<<log/12, more than the 12 ones the rounding up of
-	// rare symbols can add.
-	norm[big] += int16(1<<log - sum)
+	if diff := 1<<log - sum; int(norm[big])+diff > int(norm[big])/2 {
+		norm[big] += int16(diff)
+		return
+	}
+	for ; sum > 1<<log; sum-- {
+		top := 0
+		for s := range norm {
+			if norm[s] > norm[top] {
+				top = s
+			}
+		}
+		norm[top]--
+	}
+}
+
+// appendDistribution appends the table description of norm, which ends
+// on a byte, to out, which has room for it and flush's store.
+func appendDistribution(out []byte, norm []int16, log uint) []byte {
+	w := bitWriter{buf: out}
+	writeDistribution(&w, norm, log)
+	w.flush()
+	if w.nbits > 0 {
+		w.buf = w.buf[:len(w.buf)+1]
+	}
+	return w.buf
 }
 
 // writeDistribution writes the table description of norm (RFC 8878,

@@ -281,3 +281,47 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestReuse codes bodies of one kind in a row with one Encoder: after the
+// first, most reuse the Huffman code and the literal length and offset
+// tables built before (they are not rebuilt; the match length table, whose
+// rare codes come and go, is rebuilt more often), and every frame still
+// decodes, with klauspost's
+// decoder and with the zstd command, to its own body. A body with a byte
+// the code lacks makes a new code.
+func TestReuse(t *testing.T) {
+	zstdCmd := systool.Look(t, "zstd")
+	d := newDecoder(t)
+	var e Encoder
+	reusedLits, reusedSeqs := 0, 0
+	const bodies = 16
+	for i := range bodies {
+		body := jsonRecords(4000+100*i, uint64(i))
+		if i == bodies-1 {
+			body = append(body, "\xc3\xa9"...) // bytes no earlier body holds
+		}
+		lits, seqs := e.h.bitsPerLit, e.sc.perSeq
+		z := e.AppendFrame(nil, body)
+		if i > 0 && e.h.bitsPerLit == lits {
+			reusedLits++
+		}
+		if i > 0 && e.sc.perSeq[kindLL] == seqs[kindLL] && e.sc.perSeq[kindOF] == seqs[kindOF] {
+			reusedSeqs++
+		}
+		if got, err := d.DecodeAll(z, nil); err != nil || !bytes.Equal(got, body) {
+			t.Fatalf("body %d: klauspost: %v", i, err)
+		}
+		cmd := exec.Command(zstdCmd, "-d", "-c", "-q")
+		cmd.Stdin = bytes.NewReader(z)
+		if out, err := cmd.Output(); err != nil || !bytes.Equal(out, body) {
+			t.Fatalf("body %d: zstd -d: %v", i, err)
+		}
+		if i == bodies-1 && e.h.length[0xc3] == 0 {
+			t.Error("the last body's new bytes have no code")
+		}
+	}
+	t.Logf("of %d bodies after the first, %d reused the Huffman code, %d the literal length and offset tables", bodies-1, reusedLits, reusedSeqs)
+	if reusedLits < bodies/2 || reusedSeqs < bodies/2 {
+		t.Errorf("of %d bodies after the first, %d reused the Huffman code and %d the literal length and offset tables", bodies-1, reusedLits, reusedSeqs)
+	}
+}
