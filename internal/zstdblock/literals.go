@@ -400,7 +400,8 @@ func (h *huffman) appendStream(out, lits []byte) []byte {
 	i := len(lits)
 	for ; i >= 4; i -= 4 {
 		// 4 codes of at most 11 bits join at most 7 bits left over.
-		a, b, c, d := enc[lits[i-1]], enc[lits[i-2]], enc[lits[i-3]], enc[lits[i-4]]
+		v := binary.LittleEndian.Uint32(lits[i-4 : i])
+		a, b, c, d := enc[byte(v>>24)], enc[byte(v>>16)], enc[byte(v>>8)], enc[byte(v)]
 		acc |= uint64(a&0xffff) << (nb & 63)
 		nb += uint(a >> 16)
 		acc |= uint64(b&0xffff) << (nb & 63)

@@ -17,9 +17,13 @@ import (
 type fseEncoder struct {
 	log   uint
 	state [1 << maxLog]uint16 // per symbol, from first[s], the T of each of its cells
-	first [maxSymbols]int32   // per symbol: index of its first cell in state, minus c
-	delta [maxSymbols]uint32  // per symbol: nb = (T + delta) >> 16
-	init  [maxSymbols]uint16  // per symbol: the T of its first cell, which reads at least one bit
+	// Per symbol, indexed by a byte so that a code needs no bounds
+	// check: first, the index of its first cell in state, minus its
+	// count c; delta, with which nb = (T + delta) >> 16; init, the T of
+	// its first cell, which reads at least one bit.
+	first [256]int32
+	delta [256]uint32
+	init  [256]uint16
 }
 
 // Table limits: the largest accuracy log RFC 8878 allows a sequence
@@ -111,21 +115,22 @@ var (
 // Literal and match length codes (RFC 8878, section 3.1.1.3.2.1.1):
 // baselines and extra bits. Lengths below 16 (literals) and 35 (matches)
 // are their own codes, less 3 for matches.
+// The tables are indexed by a byte, so that a code needs no bounds check.
 var (
-	llBase = [36]uint32{
+	llBase = [256]uint32{
 		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 		16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096,
 		8192, 16384, 32768, 65536}
-	llExtra = [36]uint8{
+	llExtra = [256]uint8{
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12,
 		13, 14, 15, 16}
-	mlBase = [53]uint32{
+	mlBase = [256]uint32{
 		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
 		19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
 		35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051,
 		4099, 8195, 16387, 32771, 65539}
-	mlExtra = [53]uint8{
+	mlExtra = [256]uint8{
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11,
@@ -137,14 +142,14 @@ var (
 var llSmall, mlSmall = func() (ll [64]uint8, ml [128]uint8) {
 	c := 0
 	for v := range ll {
-		for c+1 < len(llBase) && llBase[c+1] <= uint32(v) {
+		for c+1 < 36 && llBase[c+1] <= uint32(v) {
 			c++
 		}
 		ll[v] = uint8(c)
 	}
 	c = 0
 	for v := range ml {
-		for c+1 < len(mlBase) && mlBase[c+1] <= uint32(v+3) {
+		for c+1 < 53 && mlBase[c+1] <= uint32(v+3) {
 			c++
 		}
 		ml[v] = uint8(c)
@@ -178,6 +183,7 @@ type seqCoder struct {
 	hist   [3][maxSymbols]int
 	norm   [3][maxSymbols]int16 // the distribution custom was built from
 	fresh  [maxSymbols]int16    // a distribution being weighed
+	union  [maxSymbols]int      // the counts a new table is built from
 	custom [3]fseEncoder
 	// The last table built of each kind, kept for the next sections
 	// while it fits them: its description (nil when there is none), the
@@ -344,12 +350,32 @@ func (c *seqCoder) appendTable(out []byte, k, n int) ([]byte, int) {
 			return append(out, c.desc[k]...), modeFSE
 		}
 	}
+	// A new match length table also covers the codes the last one did,
+	// as if each had been seen once: the next section, which may use a
+	// rare code this one lacks, can then reuse it. (Literal length and
+	// offset codes vary less; covering theirs costs more bytes than it
+	// saves instructions.)
+	counts, total := hist, n
+	if k == kindML && c.desc[k] != nil {
+		counts = c.union[:max(last, c.descEnd[k])+1]
+		for s := range counts {
+			counts[s] = 0
+			if s < len(hist) {
+				counts[s] = hist[s]
+			}
+			if counts[s] == 0 && s <= c.descEnd[k] && c.norm[k][s] != 0 {
+				counts[s] = 1
+				total++
+			}
+		}
+	}
+	end := len(counts) - 1
 	// As zstd's reference encoder: about a quarter of the sequences'
 	// bits, enough for the alphabet, within the kind's limit.
-	log := max(bits.Len(uint(n-1))-2, bits.Len(uint(last))+1, 5)
+	log := max(bits.Len(uint(n-1))-2, bits.Len(uint(end))+1, 5)
 	log = min(log, kinds[k].maxLog)
-	norm := c.fresh[:last+1]
-	normalize(norm, hist, n, uint(log))
+	norm := c.fresh[:end+1]
+	normalize(norm, counts, total, uint(log))
 	predCost := cost(hist, kinds[k].predNorm, kinds[k].predLog)
 	customCost := cost(hist, norm, log)
 	start := len(out)
@@ -361,7 +387,7 @@ func (c *seqCoder) appendTable(out []byte, k, n int) ([]byte, int) {
 	copy(c.norm[k][:], norm)
 	c.custom[k].build(norm, uint(log))
 	c.desc[k] = append(c.desc[k][:0], out[start:]...)
-	c.descEnd[k] = last
+	c.descEnd[k] = end
 	c.perSeq[k] = customCost / n
 	return out, modeFSE
 }
