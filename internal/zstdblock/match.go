@@ -7,14 +7,15 @@ import (
 )
 
 // sequence is one of a block's sequences (RFC 8878, section 3.1.1.3.2):
-// litLen literals, then a match of matchLen bytes whose offset is coded
-// as offValue: 1 to 3 for a repeated offset, the distance plus 3
-// otherwise.
+// literals, then a match, whose offset is coded as a value of 1 to 3 for
+// a repeated offset, the distance plus 3 otherwise. Each of the three
+// values is kept as its code (section 3.1.1.3.2.1.1) and its extra bits.
+// extra holds the extra bits in the order they are written (the decoder
+// reads them backwards, offset first): literal length's in the low bits,
+// then match length's, then offset's; extraBits counts them, at most 49.
 type sequence struct {
-	litLen   uint32
-	matchLen uint32
-	offValue uint32
-	// The codes of the three values (section 3.1.1.3.2.1.1).
+	extra                  uint64
+	extraBits              uint8
 	llCode, mlCode, ofCode uint8
 }
 
@@ -47,7 +48,6 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 	base := m.base
 	m.base += n
 	shift := uint(64 - max(min(bits.Len(uint(n)), tableBits), minTable))
-	table := &m.table
 	// Literals are copied 16 bytes at a time into lits, which has room
 	// for all of src and 16 bytes more.
 	lits = slices.Grow(lits[:0], n+16)[:n+16]
@@ -78,12 +78,6 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 		q.add(ll, length)
 		s = start + length
 		litStart = s
-		if s < n-8 {
-			// Index a position inside the match, for the next
-			// repeat of this text.
-			cv := binary.LittleEndian.Uint64(src[s-2 : s+6])
-			table[hash6(cv, shift)] = tableEntry{uint32(s - 2 + base), uint32(cv)}
-		}
 	}
 	nlits += copy(lits[nlits:], src[litStart:])
 	return lits[:nlits], q.seqs
@@ -171,9 +165,14 @@ func (q *sequencer) add(ll, length int) {
 		ov = off + 3
 		q.rep0, q.rep1, q.rep2 = off, q.rep0, q.rep1
 	}
+	llc, mlc, ofc := llCode(uint32(ll)), mlCode(uint32(length)), uint8(bits.Len32(uint32(ov))-1)
+	lb, mb := uint(llExtra[llc]), uint(mlExtra[mlc])
+	extra := uint64(uint32(ll)-llBase[llc]) |
+		uint64(uint32(length)-mlBase[mlc])<<(lb&63) |
+		uint64(uint32(ov)&(1<<(ofc&31)-1))<<((lb+mb)&63)
 	q.seqs = append(q.seqs, sequence{
-		litLen: uint32(ll), matchLen: uint32(length), offValue: uint32(ov),
-		llCode: llCode(uint32(ll)), mlCode: mlCode(uint32(length)), ofCode: uint8(bits.Len32(uint32(ov)) - 1),
+		extra: extra, extraBits: uint8(lb + mb + uint(ofc)),
+		llCode: llc, mlCode: mlc, ofCode: ofc,
 	})
 }
 

@@ -269,16 +269,15 @@ func (c *seqCoder) appendSequences(out []byte, seqs []sequence) []byte {
 	last := seqs[n-1]
 	llc, mlc, ofc := last.llCode, last.mlCode, last.ofCode
 	llT, mlT, ofT := uint32(ll.init[llc]), uint32(ml.init[mlc]), uint32(of.init[ofc])
-	acc = uint64(last.litLen - llBase[llc])
-	nb = uint(llExtra[llc])
-	acc |= uint64(last.matchLen-mlBase[mlc]) << (nb & 63)
-	nb += uint(mlExtra[mlc])
+	// Its extra bits, at most 49, in two parts.
+	acc = last.extra & (1<<32 - 1)
+	nb = uint(min(last.extraBits, 32))
 	binary.LittleEndian.PutUint64(buf[pos:], acc)
 	pos += int(nb >> 3)
 	acc >>= (nb &^ 7) & 63
 	nb &= 7
-	acc |= uint64(last.offValue) & (1<<(ofc&31) - 1) << (nb & 63)
-	nb += uint(ofc)
+	acc |= (last.extra >> 32) << (nb & 63)
+	nb += uint(last.extraBits - min(last.extraBits, 32))
 	binary.LittleEndian.PutUint64(buf[pos:], acc)
 	pos += int(nb >> 3)
 	acc >>= (nb &^ 7) & 63
@@ -300,19 +299,14 @@ func (c *seqCoder) appendSequences(out []byte, seqs []sequence) []byte {
 		acc |= uint64(llT&(1<<(k&31)-1)) << (nb & 63)
 		nb += uint(k)
 		llT = uint32(ll.state[int32(llT>>(k&31))+ll.first[llc]])
-		// Then it reads offset, match and literal length bits: at
-		// most 26 bits of states and 16 of literal length, then 16
-		// and 17, each after at most 7 left over.
-		acc |= uint64(s.litLen-llBase[llc]) << (nb & 63)
-		nb += uint(llExtra[llc])
 		binary.LittleEndian.PutUint64(buf[pos:], acc)
 		pos += int(nb >> 3)
 		acc >>= (nb &^ 7) & 63
 		nb &= 7
-		acc |= uint64(s.matchLen-mlBase[mlc]) << (nb & 63)
-		nb += uint(mlExtra[mlc])
-		acc |= uint64(s.offValue) & (1<<(ofc&31) - 1) << (nb & 63)
-		nb += uint(ofc)
+		// Then it reads offset, match and literal length bits: at
+		// most 49, after at most 7 left over.
+		acc |= s.extra << (nb & 63)
+		nb += uint(s.extraBits)
 		binary.LittleEndian.PutUint64(buf[pos:], acc)
 		pos += int(nb >> 3)
 		acc >>= (nb &^ 7) & 63
