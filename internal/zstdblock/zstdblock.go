@@ -4,7 +4,9 @@
 // The format is Zstandard, RFC 8878. A frame is single-segment (no window
 // descriptor: the window is the content size, which the header declares)
 // and holds one block: RLE when every byte is the same, compressed when
-// that is smaller, otherwise raw. No content checksum is written. The
+// that is smaller, otherwise raw. AppendFrameChecksum adds a content
+// checksum (XXH64, written from its specification); AppendFrame writes
+// none. The
 // block is made for inputs of a few KiB:
 //
 //   - a greedy matcher over a hash of the next 6 bytes, with matches of at
@@ -79,20 +81,46 @@ var encoders pool.Pool[*Encoder]
 // dst's spare capacity past the returned length, and dst may overlap src:
 // src is read in full before dst is written. It uses a pooled Encoder.
 func AppendFrame(dst, src []byte) []byte {
+	return appendPooled(dst, src, false)
+}
+
+// AppendFrameChecksum is AppendFrame with a content checksum after the
+// block (XXH64, as RFC 8878 prescribes), which decoders verify.
+func AppendFrameChecksum(dst, src []byte) []byte {
+	return appendPooled(dst, src, true)
+}
+
+func appendPooled(dst, src []byte, checksum bool) []byte {
 	e := encoders.Get()
 	if e == nil {
 		e = new(Encoder)
 	}
-	dst = e.AppendFrame(dst, src)
+	dst = e.appendFrame(dst, src, checksum)
 	encoders.Put(e)
 	return dst
 }
 
 // AppendFrame is the package's AppendFrame with e's tables and buffers.
 func (e *Encoder) AppendFrame(dst, src []byte) []byte {
+	return e.appendFrame(dst, src, false)
+}
+
+// AppendFrameChecksum is the package's AppendFrameChecksum with e's
+// tables and buffers.
+func (e *Encoder) AppendFrameChecksum(dst, src []byte) []byte {
+	return e.appendFrame(dst, src, true)
+}
+
+func (e *Encoder) appendFrame(dst, src []byte, checksum bool) []byte {
 	n := len(src)
 	if n > MaxInput {
 		panic("zstdblock: input above MaxInput")
+	}
+	var sum uint32
+	var flags byte
+	if checksum {
+		sum = uint32(xxh64(src)) // before dst, which may overlap src, is written
+		flags = 1 << 2           // Content_Checksum_flag
 	}
 	btype, content := e.encodeBlock(src)
 	// Frame header (RFC 8878, section 3.1.1.1): magic, descriptor,
@@ -103,15 +131,15 @@ func (e *Encoder) AppendFrame(dst, src []byte) []byte {
 	h := 5
 	switch {
 	case n < 256:
-		hdr[4] = singleSegment
+		hdr[4] = singleSegment | flags
 		hdr[5] = byte(n)
 		h = 6
 	case n < 256+1<<16:
-		hdr[4] = 1<<6 | singleSegment
+		hdr[4] = 1<<6 | singleSegment | flags
 		binary.LittleEndian.PutUint16(hdr[5:], uint16(n-256))
 		h = 7
 	default:
-		hdr[4] = 2<<6 | singleSegment
+		hdr[4] = 2<<6 | singleSegment | flags
 		binary.LittleEndian.PutUint32(hdr[5:], uint32(n))
 		h = 9
 	}
@@ -125,7 +153,11 @@ func (e *Encoder) AppendFrame(dst, src []byte) []byte {
 	hdr[h], hdr[h+1], hdr[h+2] = byte(bh), byte(bh>>8), byte(bh>>16)
 	h += 3
 	dst = append(dst, hdr[:h]...)
-	return append(dst, content...)
+	dst = append(dst, content...)
+	if checksum {
+		dst = binary.LittleEndian.AppendUint32(dst, sum)
+	}
+	return dst
 }
 
 // encodeBlock returns the type and content of the block holding src, the

@@ -159,11 +159,13 @@ func TestAppendWithinLength(t *testing.T) {
 	d := newDecoder(t)
 	for _, in := range inputs() {
 		for _, room := range []int{0, 1, 7, len(in.b) / 3, len(in.b) + 64} {
-			out, _ := pooltest.WithinLength(t, in.name, []byte("prefix"), room, func(dst []byte) ([]byte, error) {
-				return AppendFrame(dst, in.b), nil
-			})
-			if got, err := d.DecodeAll(out[len("prefix"):], nil); err != nil || !bytes.Equal(got, in.b) {
-				t.Fatalf("%s room %d: does not round-trip: %v", in.name, room, err)
+			for _, appendFrame := range []func(dst, src []byte) []byte{AppendFrame, AppendFrameChecksum} {
+				out, _ := pooltest.WithinLength(t, in.name, []byte("prefix"), room, func(dst []byte) ([]byte, error) {
+					return appendFrame(dst, in.b), nil
+				})
+				if got, err := d.DecodeAll(out[len("prefix"):], nil); err != nil || !bytes.Equal(got, in.b) {
+					t.Fatalf("%s room %d: does not round-trip: %v", in.name, room, err)
+				}
 			}
 		}
 	}
@@ -176,7 +178,7 @@ func TestInPlace(t *testing.T) {
 	for _, in := range inputs() {
 		buf := make([]byte, len(in.b), len(in.b)+len(in.b)/2+32)
 		copy(buf, in.b)
-		z := AppendFrame(buf[:0], buf)
+		z := AppendFrameChecksum(buf[:0], buf) // the checksum is of src, not of what dst overwrote
 		if got, err := d.DecodeAll(z, nil); err != nil || !bytes.Equal(got, in.b) {
 			t.Errorf("%s: in place does not round-trip: %v", in.name, err)
 		}
@@ -275,6 +277,9 @@ func FuzzRoundTrip(f *testing.F) {
 			b = b[:MaxInput]
 		}
 		z := e.AppendFrame(nil, b)
+		if len(b)%2 == 1 {
+			z = e.AppendFrameChecksum(nil, b)
+		}
 		got, err := d.DecodeAll(z, nil)
 		if err != nil || !bytes.Equal(got, b) {
 			t.Fatalf("%d bytes do not round-trip: %v", len(b), err)
@@ -323,5 +328,62 @@ func TestReuse(t *testing.T) {
 	t.Logf("of %d bodies after the first, %d reused the Huffman code, %d the literal length and offset tables", bodies-1, reusedLits, reusedSeqs)
 	if reusedLits < bodies/2 || reusedSeqs < bodies/2 {
 		t.Errorf("of %d bodies after the first, %d reused the Huffman code and %d the literal length and offset tables", bodies-1, reusedLits, reusedSeqs)
+	}
+}
+
+// TestXXH64 checks the hash against the xxHash specification's known
+// values for seed 0.
+func TestXXH64(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want uint64
+	}{
+		{"", 0xef46db3751d8e999},
+		{"a", 0xd24ec4f1a98c6e5b},
+		{"abc", 0x44bc2cf5ad770999},
+	} {
+		if got := xxh64([]byte(tc.in)); got != tc.want {
+			t.Errorf("xxh64(%q) = %#x, want %#x", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestChecksum checks frames with a content checksum: both decoders
+// verify it, so every input must decode, and a frame whose content is
+// changed after compression (a raw block's byte) must be refused.
+func TestChecksum(t *testing.T) {
+	zstdCmd := systool.Look(t, "zstd")
+	d := newDecoder(t)
+	var e Encoder
+	for _, in := range inputs() {
+		z := e.AppendFrameChecksum(nil, in.b)
+		var hdr zstd.Header
+		if err := hdr.Decode(z); err != nil || !hdr.HasCheckSum {
+			t.Fatalf("%s: header %+v, %v", in.name, hdr, err)
+		}
+		if got, err := d.DecodeAll(z, nil); err != nil || !bytes.Equal(got, in.b) {
+			t.Fatalf("%s: klauspost: %v", in.name, err)
+		}
+		cmd := exec.Command(zstdCmd, "-d", "-c", "-q")
+		cmd.Stdin = bytes.NewReader(z)
+		if out, err := cmd.Output(); err != nil || !bytes.Equal(out, in.b) {
+			t.Fatalf("%s: zstd -d: %v", in.name, err)
+		}
+	}
+	var random []byte // stored in a raw block
+	for _, in := range inputs() {
+		if in.name == "random-5000" {
+			random = in.b
+		}
+	}
+	z := AppendFrameChecksum(nil, random)
+	z[len(z)-10] ^= 1 // a content byte, not the checksum
+	if _, err := d.DecodeAll(z, nil); err == nil {
+		t.Error("klauspost decoded a frame whose content no longer matches its checksum")
+	}
+	cmd := exec.Command(zstdCmd, "-d", "-c", "-q")
+	cmd.Stdin = bytes.NewReader(z)
+	if err := cmd.Run(); err == nil {
+		t.Error("zstd -d decoded a frame whose content no longer matches its checksum")
 	}
 }
