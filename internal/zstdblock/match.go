@@ -29,9 +29,10 @@ const (
 )
 
 // matcher finds matches with a hash table of positions. An entry holds a
-// position plus base; base grows by each input's length, so entries
-// written for an earlier input fall below base and are ignored, and the
-// table is cleared only when base would overflow.
+// position plus base, and the 4 bytes there; base grows by each input's
+// length, so entries written for an earlier input, and empty ones, fall
+// below base and are ignored, and the table is cleared only when base
+// would overflow.
 type matcher struct {
 	table [1 << tableBits]tableEntry
 	base  int
@@ -41,9 +42,13 @@ type matcher struct {
 // sequences to seqs; literals after the last sequence end lits.
 func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) {
 	n := len(src)
-	if m.base > 1<<31 {
+	if m.base == 0 || m.base > 1<<31 {
+		// A new matcher's entries, and cleared ones, hold position
+		// 0 and bytes 0: base starts at 1, so that they fall below
+		// it and are ignored, not taken for four zero bytes at the
+		// input's start.
 		m.table = [1 << tableBits]tableEntry{}
-		m.base = 0
+		m.base = 1
 	}
 	base := m.base
 	m.base += n
