@@ -21,8 +21,7 @@ type sequence struct {
 
 // Matcher parameters.
 const (
-	tableBits = 13 // the largest hash table: 8 Ki entries, 64 KiB
-	minTable  = 9  // the smallest, for inputs of a few hundred bytes
+	tableBits = 13 // the hash table: 8 Ki entries, 64 KiB
 	hashBytes = 6  // bytes hashed to find a candidate
 	minMatch  = 4  // bytes a candidate must match
 	skipLog   = 5  // after 32 bytes without a match, step 2 bytes, and so on
@@ -52,7 +51,6 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 	}
 	base := m.base
 	m.base += n
-	shift := uint(64 - max(min(bits.Len(uint(n)), tableBits), minTable))
 	// Literals are copied 16 bytes at a time into lits, which has room
 	// for all of src and 16 bytes more.
 	lits = slices.Grow(lits[:0], n+16)[:n+16]
@@ -63,7 +61,7 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 	litStart := 0
 	s := 1
 	for {
-		start, from := m.find(src, s, litStart, q.rep0, base, shift)
+		start, from := m.find(src, s, litStart, q.rep0, base)
 		if start < 0 {
 			break
 		}
@@ -99,11 +97,11 @@ type tableEntry struct {
 // takes two positions a step: it tries the last offset at the second
 // position after s (JSON repeats its keys at a fixed distance), then the
 // candidates the hash table holds for s and s+1, and indexes both.
-func (m *matcher) find(src []byte, s, litStart, rep0, base int, shift uint) (start, from int) {
+func (m *matcher) find(src []byte, s, litStart, rep0, base int) (start, from int) {
 	table := &m.table
 	for s < len(src)-8 {
 		cv := binary.LittleEndian.Uint64(src[s : s+8])
-		h0, h1 := hash6(cv, shift), hash6(cv>>8, shift)
+		h0, h1 := hash6(cv), hash6(cv>>8)
 		c0, c1 := table[h0], table[h1]
 		table[h0] = tableEntry{uint32(s + base), uint32(cv)}
 		table[h1] = tableEntry{uint32(s + 1 + base), uint32(cv >> 8)}
@@ -181,10 +179,10 @@ func (q *sequencer) add(ll, length int) {
 	})
 }
 
-// hash6 hashes the low 6 bytes of u to a table index of 64-shift bits.
-func hash6(u uint64, shift uint) int {
+// hash6 hashes the low 6 bytes of u to a table index.
+func hash6(u uint64) int {
 	const prime = 227718039650203 // a 48-bit multiplier: the hash mixes all 6 bytes
-	return int(((u << (64 - 8*hashBytes)) * prime) >> (shift & 63))
+	return int(((u << (64 - 8*hashBytes)) * prime) >> (64 - tableBits))
 }
 
 // matchLen returns how many bytes src[a:] and src[b:] share from their
