@@ -72,15 +72,26 @@ func (h *huffman) appendLiterals(out, lits []byte) []byte {
 	cost, ok := h.reuse(maxSym, n)
 	if !ok {
 		// The new code also covers the symbols the last one did, as
-		// if each had been seen once: the next body of the same
-		// kind, which may hold a rare symbol this one lacks, can
-		// then reuse it.
-		if h.desc != nil {
+		// if each had been seen once, so that the next body of the
+		// same kind, which may hold a rare symbol this one lacks, can
+		// reuse it; unless they are many (the last code was built for
+		// another kind of input), so that codes do not only grow.
+		union := h.desc != nil
+		if union {
+			extra := 0
+			for s, l := range h.length[:h.descMaxSym+1] {
+				if l != 0 && h.count[s] == 0 {
+					extra++
+				}
+			}
+			union = extra <= nsym/4
+		}
+		if union {
 			maxSym = max(maxSym, h.descMaxSym)
 		}
 		nsym = 0
 		for s, c := range h.count[:maxSym+1] {
-			if c == 0 && h.desc != nil && h.length[s] != 0 {
+			if c == 0 && union && h.length[s] != 0 {
 				c = 1
 			}
 			if c != 0 {

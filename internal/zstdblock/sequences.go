@@ -350,7 +350,19 @@ func (c *seqCoder) appendTable(out []byte, k, n int) ([]byte, int) {
 	// offset codes vary less; covering theirs costs more bytes than it
 	// saves instructions.)
 	counts, total := hist, n
-	if k == kindML && c.desc[k] != nil {
+	union := k == kindML && c.desc[k] != nil
+	if union {
+		// Unless those codes are many: the last table was built for
+		// another kind of input, and tables must not only grow.
+		extra := 0
+		for s := range c.descEnd[k] + 1 {
+			if c.norm[k][s] != 0 && (s >= len(hist) || hist[s] == 0) {
+				extra++
+			}
+		}
+		union = extra <= distinct/2
+	}
+	if union {
 		counts = c.union[:max(last, c.descEnd[k])+1]
 		for s := range counts {
 			counts[s] = 0

@@ -406,3 +406,43 @@ func TestFreshEncoder(t *testing.T) {
 		}
 	}
 }
+
+// TestReuseRecovers codes a JSON body, then binary bytes, then JSON
+// bodies again with one Encoder: the Huffman code built for the binary
+// bytes covers every byte value, and a code built after it must not keep
+// covering them all (codes built for bodies of one kind also cover the
+// symbols of the last one, but not those of another kind of input), and
+// the JSON after it takes no more than 2% over what a new Encoder writes.
+func TestReuseRecovers(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	random := make([]byte, 20000) // mostly 8 letters, a quarter any byte
+	for i := range random {
+		random[i] = byte('a' + r.IntN(8))
+		if r.IntN(4) == 0 {
+			random[i] = byte(r.Uint32())
+		}
+	}
+	var e Encoder
+	e.AppendFrame(nil, jsonRecords(5000, 1))
+	e.AppendFrame(nil, random)
+	if e.h.descMaxSym != 255 {
+		t.Fatalf("the binary bytes' code covers symbols up to %d, not every byte value", e.h.descMaxSym)
+	}
+	for i := range 4 {
+		body := jsonRecords(5000, uint64(10+i))
+		var fresh Encoder
+		want := len(fresh.AppendFrame(nil, body))
+		if got := len(e.AppendFrame(nil, body)); got > want+want/50 {
+			t.Errorf("JSON body %d after binary bytes: %d bytes, a new Encoder's %d", i, got, want)
+		}
+	}
+	coded := 0
+	for _, l := range e.h.length {
+		if l != 0 {
+			coded++
+		}
+	}
+	if coded > 128 {
+		t.Errorf("after JSON bodies, the Huffman code covers %d byte values", coded)
+	}
+}
