@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/poolkit/poolkit/internal/encpool"
+	"github.com/poolkit/poolkit/internal/zstdblock"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/zstdpool"
 )
@@ -169,6 +170,9 @@ const (
 	undecided   = iota // buffering the first bytes
 	passthrough        // sending the body as the handler writes it
 	compressing        // sending the body through the compressor
+	// wholeBody: collecting a body to compress whole, as one zstd
+	// block, when the handler returns; nothing is sent yet.
+	wholeBody
 )
 
 // responseWriter is the http.ResponseWriter Handler gives the wrapped
@@ -209,6 +213,11 @@ func (hw hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		if rw.status != 0 {
 			rw.startPassthrough()
 		}
+	case wholeBody:
+		if err := rw.startStream(); err != nil {
+			return nil, nil, err
+		}
+		fallthrough
 	case compressing:
 		if err := rw.flushEncoder(); err != nil {
 			return nil, nil, err
@@ -320,16 +329,30 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		return rw.w.Write(p)
 	case compressing:
 		return rw.encWrite(p)
+	case wholeBody:
+		if len(rw.buf)+len(p) <= zstdblock.MaxInput {
+			rw.buf = append(rw.buf, p...)
+			return len(p), nil
+		}
+		// Too long for one block: stream it.
+		if err := rw.startStream(); err != nil {
+			return 0, err
+		}
+		return rw.encWrite(p)
 	}
 	if len(rw.buf)+len(p) < rw.h.minSize {
 		rw.buf = append(rw.buf, p...)
 		return len(p), nil
 	}
-	if err := rw.startCompression(p); err != nil {
+	if err := rw.startCompression(p, true); err != nil {
 		return 0, err
 	}
-	if rw.state == passthrough { // a sniffed type that is compressed already
+	switch rw.state {
+	case passthrough: // a sniffed type that is compressed already
 		return rw.w.Write(p)
+	case wholeBody:
+		rw.buf = append(rw.buf, p...)
+		return len(p), nil
 	}
 	return rw.encWrite(p)
 }
@@ -367,11 +390,13 @@ func (rw *responseWriter) startPassthrough() {
 	}
 }
 
-// startCompression sends the header of a compressed response and the
-// buffered bytes through a pooled compressor. next is the data about to
-// be written, used with the buffer to sniff a missing Content-Type; a
-// sniffed type that is compressed already starts a passthrough instead.
-func (rw *responseWriter) startCompression(next []byte) error {
+// startCompression readies the header of a compressed response, then
+// sends it and the buffered bytes through a pooled compressor, or, when
+// mayWait and the response's zstd body may fit one block, waits for the
+// rest of the body (state wholeBody). next is the data about to be
+// written, used with the buffer to sniff a missing Content-Type; a sniffed
+// type that is compressed already starts a passthrough instead.
+func (rw *responseWriter) startCompression(next []byte, mayWait bool) error {
 	hdr := rw.w.Header()
 	if _, ok := hdr["Content-Type"]; !ok {
 		// Sniff the uncompressed data, as net/http would: it would
@@ -393,15 +418,29 @@ func (rw *responseWriter) startCompression(next []byte) error {
 	delete(hdr, "Accept-Ranges")
 	tagETags(hdr, rw.coding)
 	addVary(hdr, headerValue(rw.vals, valVary)) // the handler may have replaced it
-	rw.state = compressing
 	if rw.coding == codingZstd {
 		hdr["Content-Encoding"] = headerValue(rw.vals, valZstd)
-		rw.w.WriteHeader(rw.status)
+		if mayWait && rw.h.zstdLevel == zstdpool.SpeedFastest && len(rw.buf)+len(next) <= zstdblock.MaxInput {
+			rw.state = wholeBody
+			return nil
+		}
+	} else {
+		hdr["Content-Encoding"] = headerValue(rw.vals, valGzip)
+	}
+	return rw.startStream()
+}
+
+// startStream sends the header of a compressed response, whose fields
+// startCompression set, and the buffered bytes through a pooled
+// compressor. A first-bytes buffer grown past what the pool keeps is
+// dropped: a streaming response holds its compressor, not the body too.
+func (rw *responseWriter) startStream() error {
+	rw.state = compressing
+	rw.w.WriteHeader(rw.status)
+	if rw.coding == codingZstd {
 		rw.zs = rw.h.zstd.Get()
 		rw.zs.Sink.W = rw.w
 	} else {
-		hdr["Content-Encoding"] = headerValue(rw.vals, valGzip)
-		rw.w.WriteHeader(rw.status)
 		rw.gz = encpool.GetGzip(rw.h.gzipLevel)
 		rw.gz.Sink.W = rw.w
 		if rw.h.padding != "" {
@@ -409,12 +448,33 @@ func (rw *responseWriter) startCompression(next []byte) error {
 			rw.gz.W.Comment = rw.h.padding[:rw.padLen()]
 		}
 	}
+	var err error
 	if len(rw.buf) > 0 {
-		_, err := rw.encWrite(rw.buf)
-		rw.buf = rw.buf[:0]
-		return err
+		_, err = rw.encWrite(rw.buf)
 	}
-	return nil
+	rw.buf = rw.buf[:0]
+	if cap(rw.buf) > maxRetainedBuf {
+		rw.buf = nil
+	}
+	return err
+}
+
+// appendWholeFrame is the one-block encoder finishWholeBody uses; tests
+// wrap it to see which responses take that path.
+var appendWholeFrame = zstdblock.AppendFrame
+
+// finishWholeBody sends the header and the body, compressed as one zstd
+// frame of one block, with the padding frame after it, in one Write. The
+// frame is written over the body in the first-bytes buffer: the encoder
+// reads all of its input before it writes.
+func (rw *responseWriter) finishWholeBody() {
+	rw.w.WriteHeader(rw.status)
+	out := appendWholeFrame(rw.buf[:0], rw.buf)
+	if rw.h.padding != "" {
+		out = rw.appendZstdPadding(out)
+	}
+	rw.buf = out[:0]
+	_, _ = rw.w.Write(out) // the client sees a truncated body on error
 }
 
 // Flush sends everything written so far to the client, compressed if the
@@ -429,9 +489,14 @@ func (rw *responseWriter) FlushError() error {
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
 	}
-	if rw.state == undecided {
+	switch rw.state {
+	case undecided:
 		// A flushing handler is streaming: compress what is to come.
-		if err := rw.startCompression(nil); err != nil {
+		if err := rw.startCompression(nil, false); err != nil {
+			return err
+		}
+	case wholeBody:
+		if err := rw.startStream(); err != nil {
 			return err
 		}
 	}
@@ -461,6 +526,8 @@ func (rw *responseWriter) finish() {
 		if rw.status != 0 {
 			rw.startPassthrough()
 		}
+	case wholeBody:
+		rw.finishWholeBody()
 	case compressing:
 		// The client sees a truncated body on error.
 		if rw.zs != nil {

@@ -32,32 +32,52 @@ func TestStreamMemory(t *testing.T) {
 }
 
 func testStreamMemory(t *testing.T, ce string) {
-	const streams = 64
 	chunk := rangeFile[:16<<10]
-	var started, release sync.WaitGroup
-	started.Add(streams)
-	release.Add(1)
-	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
+	held, writers := heldByResponses(t, ce, func(w http.ResponseWriter) {
 		for i := range 25 {
 			w.Write(chunk)
 			if i%5 == 4 {
 				w.(http.Flusher).Flush()
 			}
 		}
+	}, nil, func(w http.ResponseWriter) { w.Write(chunk) })
+	t.Logf("%d streaming %s responses hold %d KiB, %d KiB each", len(writers), ce, held>>10, held/int64(len(writers))>>10)
+	if held > int64(len(writers))*StreamMemory {
+		t.Errorf("%d streaming %s responses hold %d bytes, above %d × StreamMemory = %d", len(writers), ce, held, len(writers), len(writers)*StreamMemory)
+	}
+	for i, w := range writers {
+		if w.h.Get("Content-Encoding") != ce || w.n == 0 {
+			t.Fatalf("stream %d: Content-Encoding %q, %d bytes", i, w.h.Get("Content-Encoding"), w.n)
+		}
+	}
+}
+
+// heldByResponses serves 64 requests accepting ce at once, each by a
+// handler that sets a text Content-Type, runs first(w) and waits for the
+// others. While all wait it measures the heap they hold, above a baseline
+// taken with the pools emptied (so that every response makes its
+// compressor), and calls during, if not nil, with the writers. Then each
+// handler runs last(w) and returns. It returns the heap held and the
+// writers, once every response has ended.
+func heldByResponses(t *testing.T, ce string, first func(http.ResponseWriter), during func([]*flushWriter), last func(http.ResponseWriter)) (int64, []*flushWriter) {
+	const responses = 64
+	var started, release sync.WaitGroup
+	started.Add(responses)
+	release.Add(1)
+	h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		first(w)
 		started.Done()
 		release.Wait()
-		w.Write(chunk)
+		last(w)
 	}))
-	// Empty the pools, so that every stream makes its compressor now and
-	// the baseline holds none.
 	runtime.GC()
 	runtime.GC()
-	var before, during runtime.MemStats
+	var before, held runtime.MemStats
 	runtime.ReadMemStats(&before)
 	var done sync.WaitGroup
-	writers := make([]*flushWriter, streams)
-	for i := range streams {
+	writers := make([]*flushWriter, responses)
+	for i := range responses {
 		writers[i] = &flushWriter{countingWriter{h: make(http.Header)}}
 		req := httptest.NewRequest("GET", "/", nil)
 		req.Header.Set("Accept-Encoding", ce)
@@ -69,19 +89,13 @@ func testStreamMemory(t *testing.T, ce string) {
 	}
 	started.Wait()
 	runtime.GC()
-	runtime.ReadMemStats(&during)
+	runtime.ReadMemStats(&held)
+	if during != nil {
+		during(writers)
+	}
 	release.Done()
 	done.Wait()
-	held := int64(during.HeapAlloc) - int64(before.HeapAlloc)
-	t.Logf("%d streaming %s responses hold %d KiB, %d KiB each", streams, ce, held>>10, held/streams>>10)
-	if held > streams*StreamMemory {
-		t.Errorf("%d streaming %s responses hold %d bytes, above %d × StreamMemory = %d", streams, ce, held, streams, streams*StreamMemory)
-	}
-	for i, w := range writers {
-		if w.h.Get("Content-Encoding") != ce || w.n == 0 {
-			t.Fatalf("stream %d: Content-Encoding %q, %d bytes", i, w.h.Get("Content-Encoding"), w.n)
-		}
-	}
+	return int64(held.HeapAlloc) - int64(before.HeapAlloc), writers
 }
 
 // TestZstdWindow reads the frame headers of zstd responses with
@@ -121,6 +135,38 @@ func TestZstdWindow(t *testing.T) {
 			if got := decodeBody(t, "zstd", rec.Body.Bytes()); len(got) != n {
 				t.Errorf("n=%d flush=%v: decodes to %d bytes", n, flush, len(got))
 			}
+		}
+	}
+}
+
+// TestWholeBodyMemory holds 64 zstd responses open at once, each having
+// written just under one block (128 KiB) without a flush, so each is
+// collecting its whole body, and checks that none has sent a byte and
+// that the heap they hold stays within 64 × WholeBodyMemory, the bound the
+// package documentation states.
+func TestWholeBodyMemory(t *testing.T) {
+	pooltest.SkipIfRace(t)
+	chunk := rangeFile[:16<<10]
+	held, writers := heldByResponses(t, "zstd", func(w http.ResponseWriter) {
+		for range 7 {
+			w.Write(chunk)
+		}
+		w.Write(chunk[:16<<10-1])
+	}, func(writers []*flushWriter) {
+		for i, w := range writers {
+			if w.n != 0 {
+				t.Errorf("response %d sent %d bytes before its handler returned", i, w.n)
+			}
+		}
+	}, func(http.ResponseWriter) {})
+	n := int64(len(writers))
+	t.Logf("%d whole-body zstd responses hold %d KiB, %d KiB each", n, held>>10, held/n>>10)
+	if held > n*WholeBodyMemory {
+		t.Errorf("%d whole-body responses hold %d bytes, above %d × WholeBodyMemory = %d", n, held, n, n*WholeBodyMemory)
+	}
+	for i, w := range writers {
+		if w.h.Get("Content-Encoding") != "zstd" || w.n == 0 {
+			t.Fatalf("response %d: Content-Encoding %q, %d bytes", i, w.h.Get("Content-Encoding"), w.n)
 		}
 	}
 }

@@ -64,11 +64,16 @@ func (rw *responseWriter) padLen() int {
 // compressed frame, through the first-bytes buffer, which is empty once
 // compression has started.
 func (rw *responseWriter) writeZstdPadding() error {
-	n := rw.padLen()
-	buf := binary.LittleEndian.AppendUint32(rw.buf[:0], skippableMagic)
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
-	buf = append(buf, rw.h.padding[:n]...)
+	buf := rw.appendZstdPadding(rw.buf[:0])
 	rw.buf = buf[:0]
 	_, err := rw.w.Write(buf)
 	return err
+}
+
+// appendZstdPadding appends a skippable frame of padLen bytes to buf.
+func (rw *responseWriter) appendZstdPadding(buf []byte) []byte {
+	n := rw.padLen()
+	buf = binary.LittleEndian.AppendUint32(buf, skippableMagic)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
+	return append(buf, rw.h.padding[:n]...)
 }
