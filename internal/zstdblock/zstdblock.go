@@ -6,8 +6,7 @@
 // and holds one block: RLE when every byte is the same, compressed when
 // that is smaller, otherwise raw. AppendFrameChecksum adds a content
 // checksum (XXH64, written from its specification); AppendFrame writes
-// none. The
-// block is made for inputs of a few KiB:
+// none. The block is made for inputs of a few KiB:
 //
 //   - a greedy matcher taking two positions a step: the last offset tried
 //     two bytes ahead, then the candidates a hash of the next 6 bytes
@@ -39,8 +38,8 @@
 // 0.76x its instructions (209k against 275k) for 1616 bytes against 1619,
 // and on gzpool's 3.2 KB JSON body 0.69x (105k against 152k) for the same
 // 536 bytes (BenchmarkReceiptZstdBlock and BenchmarkGzpoolBodyZstd in
-// benchmarks/service). Larger inputs,
-// streams and flushes stay with klauspost's encoder.
+// benchmarks/service). Larger inputs, streams and flushes stay with
+// klauspost's encoder.
 package zstdblock
 
 import (
