@@ -1,7 +1,6 @@
 package useafterput
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -10,32 +9,19 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
-//go:embed doc.go
-var doc string
-
 // Analyzer reports pooled values, and memory aliasing them, used after
 // they were put back into their pool.
-var Analyzer = &analysis.Analyzer{
-	Name:     "useafterput",
-	Doc:      docs.Extract(doc, "useafterput"),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/useafterput",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      ignore.Run("useafterput", run),
-}
+var Analyzer = analyzer.New("useafterput", doc, run)
 
-func run(pass *analysis.Pass) (any, error) {
-	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+func run(pass *analysis.Pass, pc *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	var dr *drops
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Put || c.Value == nil {
