@@ -280,25 +280,21 @@ func (sc *afterScan) scan(n ast.Node) {
 	case *ast.LabeledStmt:
 		sc.scan(n.Stmt)
 	case *ast.IfStmt:
-		sc.scan(n.Init)
-		sc.check(n.Cond)
+		sc.head(n.Init, n.Cond)
 		if sc.retaken(n.Cond) {
 			sc.stop = true
 		}
 		sc.branches(n.Else == nil, n.Body, n.Else)
 	case *ast.SwitchStmt:
-		sc.scan(n.Init)
-		sc.check(n.Tag)
+		sc.head(n.Init, n.Tag)
 		sc.clauses(n.Body)
 	case *ast.TypeSwitchStmt:
-		sc.scan(n.Init)
-		sc.check(n.Assign)
+		sc.head(n.Init, n.Assign)
 		sc.clauses(n.Body)
 	case *ast.SelectStmt:
 		sc.clauses(n.Body)
 	case *ast.ForStmt:
-		sc.scan(n.Init)
-		sc.check(n.Cond)
+		sc.head(n.Init, n.Cond)
 		// The body then the post statement, or neither.
 		sc.branches(true, &ast.BlockStmt{List: []ast.Stmt{n.Body, n.Post}})
 	case *ast.RangeStmt:
@@ -307,6 +303,13 @@ func (sc *afterScan) scan(n ast.Node) {
 	default:
 		sc.check(n)
 	}
+}
+
+// head looks at the header of an if, switch or for: its init statement
+// first, then its condition, tag or type switch guard.
+func (sc *afterScan) head(init ast.Stmt, cond ast.Node) {
+	sc.scan(init)
+	sc.check(cond)
 }
 
 // check looks for a use anywhere in n.
