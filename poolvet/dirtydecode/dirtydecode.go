@@ -1,7 +1,6 @@
 package dirtydecode
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -9,28 +8,17 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
-//go:embed doc.go
-var doc string
-
 // Analyzer reports decoding into a pooled struct or map that was not zeroed
 // after Get.
-var Analyzer = &analysis.Analyzer{
-	Name:     "dirtydecode",
-	Doc:      docs.Extract(doc, "dirtydecode"),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/dirtydecode",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      ignore.Run("dirtydecode", run),
-}
+var Analyzer = analyzer.New("dirtydecode", doc, run)
 
 // decoders maps a decoding function or method to the index of the argument
 // it decodes into. Each of them leaves alone the struct fields and map
@@ -50,12 +38,10 @@ var decoders = map[string]int{
 	"github.com/go-json-experiment/json.UnmarshalDecode": 1,
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+func run(pass *analysis.Pass, pc *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	if len(pc.Calls) == 0 {
 		return nil, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	st := &state{pass: pass, pc: pc, ins: ins, zeroes: map[types.Object]bool{}}
 	st.sc = &flow.Scanner{Info: pass.TypesInfo, Assign: st.assignEvent, Call: st.callEvent}
 	for _, c := range pc.Calls {

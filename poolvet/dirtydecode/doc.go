@@ -48,3 +48,8 @@
 // A suggested fix inserts *p = T{} (or p.Reset(), or clear(m) for maps)
 // right after the Get.
 package dirtydecode
+
+import _ "embed"
+
+//go:embed doc.go
+var doc string

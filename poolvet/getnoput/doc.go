@@ -76,3 +76,8 @@
 //		return err
 //	}
 package getnoput
+
+import _ "embed"
+
+//go:embed doc.go
+var doc string

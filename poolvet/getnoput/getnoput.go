@@ -1,7 +1,6 @@
 package getnoput
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -9,36 +8,23 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
-//go:embed doc.go
-var doc string
-
 // Analyzer reports return paths on which a value taken from a pool is
 // neither put back nor handed on.
-var Analyzer = &analysis.Analyzer{
-	Name:     "getnoput",
-	Doc:      docs.Extract(doc, "getnoput"),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getnoput",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer, poolcall.Analyzer},
-	Run:      ignore.Run("getnoput", run),
-}
+var Analyzer = analyzer.New("getnoput", doc, run, ctrlflow.Analyzer)
 
-func run(pass *analysis.Pass) (any, error) {
-	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+func run(pass *analysis.Pass, pc *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	if len(pc.Calls) == 0 {
 		return nil, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
 	st := &state{pass: pass, pc: pc, cfgs: cfgs, ins: ins}
 	unput := st.neverPut()

@@ -52,3 +52,8 @@
 // A suggested fix inserts x.Reset() (for types with a Reset() method) or
 // *x = (*x)[:0] (for pooled slices) right after the Get.
 package getreset
+
+import _ "embed"
+
+//go:embed doc.go
+var doc string

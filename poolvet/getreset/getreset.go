@@ -1,7 +1,6 @@
 package getreset
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -9,35 +8,22 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
-//go:embed doc.go
-var doc string
-
 // Analyzer reports pooled buffers, slices and structs written to before
 // they are reset, when the pool does not reset them on Put.
-var Analyzer = &analysis.Analyzer{
-	Name:     "getreset",
-	Doc:      docs.Extract(doc, "getreset"),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/getreset",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      ignore.Run("getreset", run),
-}
+var Analyzer = analyzer.New("getreset", doc, run)
 
-func run(pass *analysis.Pass) (any, error) {
-	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+func run(pass *analysis.Pass, pc *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	if len(pc.Calls) == 0 {
 		return nil, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	st := &state{pass: pass, pc: pc, ins: ins, covers: map[types.Object]*cover{}, methods: map[*types.Func]methodEffect{}}
 	st.sc = &flow.Scanner{Info: pass.TypesInfo, Assign: st.assignEvent, Call: st.callEvent}
 	st.helpers = map[helperKey]methodEffect{}

@@ -36,13 +36,7 @@
 // pools whose New cannot be followed to its return statements.
 package newmismatch
 
-import (
-	_ "embed"
-
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
-)
+import _ "embed"
 
 //go:embed doc.go
 var doc string
-
-func docText() string { return docs.Extract(doc, "newmismatch") }

@@ -6,22 +6,15 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
 // Analyzer reports Get assertions and Puts whose type the pool's New never
 // returns.
-var Analyzer = &analysis.Analyzer{
-	Name:     "newmismatch",
-	Doc:      docText(),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/newmismatch",
-	Requires: []*analysis.Analyzer{poolcall.Analyzer, inspect.Analyzer},
-	Run:      ignore.Run("newmismatch", run),
-}
+var Analyzer = analyzer.New("newmismatch", doc, run)
 
 // get is a Get whose result is asserted to a concrete type and would panic
 // on a mismatch.
@@ -31,12 +24,10 @@ type get struct {
 	at   ast.Node // the assertion (or the wrapper call)
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	info := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+func run(pass *analysis.Pass, info *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	if len(info.New) == 0 {
 		return nil, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 
 	// Find the panicking assertions on direct Gets: a TypeAssertExpr
 	// whose operand is the Get, not used in a comma-ok form.

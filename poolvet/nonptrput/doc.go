@@ -55,13 +55,7 @@
 // Put(&b)) is not reported: that allocation is the point.
 package nonptrput
 
-import (
-	_ "embed"
-
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
-)
+import _ "embed"
 
 //go:embed doc.go
 var doc string
-
-func docText() string { return docs.Extract(doc, "nonptrput") }

@@ -6,23 +6,17 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // Analyzer reports sync.Pool.Put of values that allocate when boxed.
-var Analyzer = &analysis.Analyzer{
-	Name:     "nonptrput",
-	Doc:      docText(),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/nonptrput",
-	Requires: []*analysis.Analyzer{poolcall.Analyzer},
-	Run:      ignore.Run("nonptrput", run),
-}
+var Analyzer = analyzer.New("nonptrput", doc, run)
 
-func run(pass *analysis.Pass) (any, error) {
-	info := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+func run(pass *analysis.Pass, info *poolcall.Info, _ *inspector.Inspector) (any, error) {
 	for _, c := range info.Calls {
 		if c.Op == poolcall.Put && (c.Kind == poolcall.SyncPool || c.Kind == poolcall.KitPool) && c.Value != nil {
 			checkAddrOfCopy(pass, c)

@@ -50,13 +50,7 @@
 // any pool in it is used.
 package poolcopy
 
-import (
-	_ "embed"
-
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
-)
+import _ "embed"
 
 //go:embed doc.go
 var doc string
-
-func docText() string { return docs.Extract(doc, "poolcopy") }

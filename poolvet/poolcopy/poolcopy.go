@@ -5,22 +5,15 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Analyzer reports pool copies that copylocks misses.
-var Analyzer = &analysis.Analyzer{
-	Name:     "poolcopy",
-	Doc:      docText(),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/poolcopy",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      ignore.Run("poolcopy", run),
-}
+var Analyzer = analyzer.New("poolcopy", doc, run)
 
 // copying lists the functions of slices, maps and sort that copy or move
 // the elements of their slice or map arguments.
@@ -40,8 +33,7 @@ func set(names ...string) map[string]bool {
 	return m
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+func run(pass *analysis.Pass, _ *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil), (*ast.SendStmt)(nil)}, func(n ast.Node) {
 		switch n := n.(type) {
 		case *ast.SendStmt:

@@ -5,9 +5,8 @@ import (
 
 	"github.com/poolkit/poolkit/poolvet/internal/fixture"
 	"github.com/poolkit/poolkit/poolvet/poolcopy"
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, fixture.TestData(t), poolcopy.Analyzer, "a", "deref", "ctor")
+	fixture.Run(t, poolcopy.Analyzer, "a", "deref", "ctor")
 }

@@ -68,13 +68,7 @@
 // slicepool.Pool cap what they keep and are never reported.
 package retention
 
-import (
-	_ "embed"
-
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
-)
+import _ "embed"
 
 //go:embed doc.go
 var doc string
-
-func docText() string { return docs.Extract(doc, "retention") }

@@ -9,24 +9,17 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Analyzer reports pooled buffers grown from input and kept whatever their
 // size. It is opt-in: poolvet.Analyzers(false) leaves it out.
-var Analyzer = &analysis.Analyzer{
-	Name:     "retention",
-	Doc:      docText(),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/retention",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      ignore.Run("retention", run),
-}
+var Analyzer = analyzer.New("retention", doc, run)
 
 // growth is a pooled value growing from input in a function that puts it
 // back without checking its size.
@@ -35,12 +28,10 @@ type growth struct {
 	what           string // "b.ReadFrom", "io.Copy"
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	info := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
+func run(pass *analysis.Pass, info *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	if len(info.Calls) == 0 {
 		return nil, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 
 	// Evidence, per direct Put: values got, grown from input and put back
 	// unchecked, reaching that Put directly or through wrappers.

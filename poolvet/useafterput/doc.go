@@ -112,3 +112,8 @@
 // assignment of the aliasing variable otherwise. Uses across loop
 // iterations and in closures are not followed.
 package useafterput
+
+import _ "embed"
+
+//go:embed doc.go
+var doc string

@@ -1,7 +1,6 @@
 package useafterput
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -10,32 +9,19 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/poolkit/poolkit/poolvet/internal/docs"
+	"github.com/poolkit/poolkit/poolvet/internal/analyzer"
 	"github.com/poolkit/poolkit/poolvet/internal/flow"
-	"github.com/poolkit/poolkit/poolvet/internal/ignore"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 )
 
-//go:embed doc.go
-var doc string
-
 // Analyzer reports pooled values, and memory aliasing them, used after
 // they were put back into their pool.
-var Analyzer = &analysis.Analyzer{
-	Name:     "useafterput",
-	Doc:      docs.Extract(doc, "useafterput"),
-	URL:      "https://pkg.go.dev/github.com/poolkit/poolkit/poolvet/useafterput",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, poolcall.Analyzer},
-	Run:      ignore.Run("useafterput", run),
-}
+var Analyzer = analyzer.New("useafterput", doc, run)
 
-func run(pass *analysis.Pass) (any, error) {
-	pc := pass.ResultOf[poolcall.Analyzer].(*poolcall.Info)
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+func run(pass *analysis.Pass, pc *poolcall.Info, ins *inspector.Inspector) (any, error) {
 	var dr *drops
 	for _, c := range pc.Calls {
 		if c.Op != poolcall.Put || c.Value == nil {
@@ -294,25 +280,21 @@ func (sc *afterScan) scan(n ast.Node) {
 	case *ast.LabeledStmt:
 		sc.scan(n.Stmt)
 	case *ast.IfStmt:
-		sc.scan(n.Init)
-		sc.check(n.Cond)
+		sc.head(n.Init, n.Cond)
 		if sc.retaken(n.Cond) {
 			sc.stop = true
 		}
 		sc.branches(n.Else == nil, n.Body, n.Else)
 	case *ast.SwitchStmt:
-		sc.scan(n.Init)
-		sc.check(n.Tag)
+		sc.head(n.Init, n.Tag)
 		sc.clauses(n.Body)
 	case *ast.TypeSwitchStmt:
-		sc.scan(n.Init)
-		sc.check(n.Assign)
+		sc.head(n.Init, n.Assign)
 		sc.clauses(n.Body)
 	case *ast.SelectStmt:
 		sc.clauses(n.Body)
 	case *ast.ForStmt:
-		sc.scan(n.Init)
-		sc.check(n.Cond)
+		sc.head(n.Init, n.Cond)
 		// The body then the post statement, or neither.
 		sc.branches(true, &ast.BlockStmt{List: []ast.Stmt{n.Body, n.Post}})
 	case *ast.RangeStmt:
@@ -321,6 +303,13 @@ func (sc *afterScan) scan(n ast.Node) {
 	default:
 		sc.check(n)
 	}
+}
+
+// head looks at the header of an if, switch or for: its init statement
+// first, then its condition, tag or type switch guard.
+func (sc *afterScan) head(init ast.Stmt, cond ast.Node) {
+	sc.scan(init)
+	sc.check(cond)
 }
 
 // check looks for a use anywhere in n.

@@ -9,7 +9,6 @@ import (
 	"github.com/poolkit/poolkit/poolvet/internal/fixture"
 	"github.com/poolkit/poolkit/poolvet/internal/poolcall"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // dump reports everything poolcall found, so the fixtures can assert it.
@@ -64,9 +63,9 @@ var dump = &analysis.Analyzer{
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, fixture.TestData(t), dump, "a")
+	fixture.Run(t, dump, "a")
 }
 
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, fixture.TestData(t), poolcall.Analyzer, "helper")
+	fixture.Run(t, poolcall.Analyzer, "helper")
 }

@@ -35,7 +35,7 @@ func f3() {
 
 func f4() {
 	b := p.Get().(*bytes.Buffer)
-	//poolvet:ignore getreset,getreset two names
+	//poolvet:ignore getnoput,getreset two names
 	b.WriteString("x")
 	p.Put(b)
 }
