@@ -38,8 +38,10 @@ type matcher struct {
 }
 
 // parse splits src into sequences, appending the literals to lits and the
-// sequences to seqs; literals after the last sequence end lits.
-func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) {
+// sequences to seqs; literals after the last sequence end lits. rep holds
+// the decoder's repeated offsets at src's start; parse returns them as
+// the decoder leaves them after the sequences.
+func (m *matcher) parse(src, lits []byte, seqs []sequence, rep [3]int) ([]byte, []sequence, [3]int) {
 	n := len(src)
 	if m.base == 0 || m.base > 1<<31 {
 		// A new matcher's entries, and cleared ones, hold position
@@ -56,7 +58,7 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 	lits = slices.Grow(lits[:0], n+16)[:n+16]
 	nlits := 0
 	var q sequencer
-	q.init(seqs)
+	q.init(seqs, rep)
 
 	litStart := 0
 	s := 1
@@ -83,7 +85,7 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 		litStart = s
 	}
 	nlits += copy(lits[nlits:], src[litStart:])
-	return lits[:nlits], q.seqs
+	return lits[:nlits], q.seqs, [3]int{q.rep0, q.rep1, q.rep2}
 }
 
 // tableEntry is a position, plus the matcher's base, and the 4 bytes
@@ -127,9 +129,9 @@ type sequencer struct {
 	rep0next         int // the next match's offset
 }
 
-func (q *sequencer) init(seqs []sequence) {
+func (q *sequencer) init(seqs []sequence, rep [3]int) {
 	q.seqs = seqs[:0]
-	q.rep0, q.rep1, q.rep2 = 1, 4, 8
+	q.rep0, q.rep1, q.rep2 = rep[0], rep[1], rep[2]
 	q.rep0next = 0
 }
 

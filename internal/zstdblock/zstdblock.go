@@ -44,6 +44,7 @@ package zstdblock
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/poolkit/poolkit/pool"
 )
@@ -127,7 +128,8 @@ func (e *Encoder) appendFrame(dst, src []byte, checksum bool) []byte {
 		sum = uint32(xxh64(src)) // before dst, which may overlap src, is written
 		flags = 1 << 2           // Content_Checksum_flag
 	}
-	btype, content := e.encodeBlock(src)
+	rep := initialRep
+	btype, content := e.encodeBlock(src, 0, &rep)
 	// Frame header (RFC 8878, section 3.1.1.1): magic, descriptor,
 	// then the content size in the smallest field that holds it.
 	var hdr [18]byte
@@ -165,34 +167,46 @@ func (e *Encoder) appendFrame(dst, src []byte, checksum bool) []byte {
 	return dst
 }
 
+// initialRep is the decoder's repeated offsets at the start of a frame
+// (RFC 8878, section 3.1.1.5).
+var initialRep = [3]int{1, 4, 8}
+
 // encodeBlock returns the type and content of the block holding src, the
-// content in e.out: a copy, for a raw block, so that dst may overlap src.
-func (e *Encoder) encodeBlock(src []byte) (btype int, content []byte) {
+// content in e.out after prefix bytes left for the caller's headers: a
+// copy, for a raw block, so that dst may overlap src. Matches reach only
+// within src. rep holds the repeated offsets the decoder has at the
+// block's start, which a frame's earlier compressed blocks leave it; a
+// compressed block updates rep to the decoder's offsets at its end, and a
+// raw or RLE block, which the decoder reads without sequences, leaves rep.
+func (e *Encoder) encodeBlock(src []byte, prefix int, rep *[3]int) (btype int, content []byte) {
 	n := len(src)
+	e.out = slices.Grow(e.out[:0], prefix)[:prefix]
 	if n >= 8 && allSame(src) {
-		e.out = append(e.out[:0], src[0])
-		return blockRLE, e.out
+		e.out = append(e.out, src[0])
+		return blockRLE, e.out[prefix:]
 	}
 	if n < minCompress {
-		e.out = append(e.out[:0], src...)
-		return blockRaw, e.out
+		e.out = append(e.out, src...)
+		return blockRaw, e.out[prefix:]
 	}
-	e.lits, e.seqs = e.m.parse(src, e.lits[:0], e.seqs[:0])
+	var end [3]int
+	e.lits, e.seqs, end = e.m.parse(src, e.lits[:0], e.seqs[:0], *rep)
 	// The literals section is at most its raw form (3 bytes of header);
 	// the sequences section at most 4 bytes of header plus, per
 	// sequence, 3 states and 3 values of extra bits, under 12 bytes.
-	need := len(e.lits) + 3 + 4 + 12*len(e.seqs) + 16
+	need := prefix + len(e.lits) + 3 + 4 + 12*len(e.seqs) + 16
 	if cap(e.out) < need {
-		e.out = make([]byte, 0, max(need, 2*cap(e.out)))
+		e.out = make([]byte, prefix, max(need, 2*cap(e.out)))
 	}
-	out := e.h.appendLiterals(e.out[:0], e.lits)
+	out := e.h.appendLiterals(e.out[:prefix], e.lits)
 	out = e.sc.appendSequences(out, e.seqs)
-	if len(out) >= n {
-		e.out = append(out[:0], src...)
-		return blockRaw, e.out
+	if len(out)-prefix >= n {
+		e.out = append(out[:prefix], src...)
+		return blockRaw, e.out[prefix:]
 	}
 	e.out = out
-	return blockCompressed, out
+	*rep = end
+	return blockCompressed, out[prefix:]
 }
 
 // minCompress is the smallest input worth a compressed block: below it,
