@@ -86,7 +86,8 @@ func (p *ZstdPool) Put(z *Zstd) {
 // What one pooled stream holds, at most: one block of input (128 KiB),
 // the encoder's 64 KiB match table and 10 KiB of entropy tables, and its
 // buffers for one block's literals, sequences and output, which grow with
-// the largest block met and together stay under 5 times 128 KiB.
+// the largest block met, about 1.4 MiB in all at worst (see
+// zstdblock.Encoder).
 type ZstdStream struct {
 	S    zstdblock.Stream
 	Sink Sink

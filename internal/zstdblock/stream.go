@@ -25,8 +25,8 @@ const StreamWindow = MaxInput
 //
 // A Stream holds an Encoder and the block being collected: 128 KiB of
 // input, the Encoder's 64 KiB match table and 10 KiB of entropy tables,
-// and its buffers for one block (literals, sequences, output), about 5
-// times MaxInput at worst. Its zero value is a Stream with no writer:
+// and its buffers for one block (see Encoder), at most about 1.4 MiB in
+// all, about 600 KiB on JSON. Its zero value is a Stream with no writer:
 // call Reset first. A Stream is used by one goroutine at a time.
 type Stream struct {
 	e       Encoder

@@ -1,5 +1,6 @@
 // Package zstdblock writes a whole input of up to 128 KiB as one zstd
-// frame of one block, cheaply: the encoder behind small HTTP bodies.
+// frame of one block, cheaply, or a stream as a frame of such blocks: the
+// encoder behind HTTP bodies at zstd's fastest level.
 //
 // The format is Zstandard, RFC 8878. A frame is single-segment (no window
 // descriptor: the window is the content size, which the header declares)
@@ -38,8 +39,12 @@
 // 0.76x its instructions (209k against 275k) for 1616 bytes against 1619,
 // and on gzpool's 3.2 KB JSON body 0.69x (105k against 152k) for the same
 // 536 bytes (BenchmarkReceiptZstdBlock and BenchmarkGzpoolBodyZstd in
-// benchmarks/service). Larger inputs, streams and flushes stay with
-// klauspost's encoder.
+// benchmarks/service).
+//
+// A Stream writes a longer or flushed input as one frame of such blocks,
+// each coded on its own (no match reaches into an earlier block), the
+// decoder's repeated offsets carried from block to block as RFC 8878
+// prescribes.
 package zstdblock
 
 import (
@@ -65,7 +70,10 @@ const (
 
 // Encoder holds the tables and buffers of one frame's encoding: 64 KiB
 // of match table, about 10 KiB of entropy tables, and buffers that grow
-// with the largest input met, to about 5 times MaxInput in all. It keeps
+// with the largest block met: its literals (MaxInput and 16 bytes), its
+// sequences (16 bytes each, up to one per 4 bytes of input, so up to
+// about 5 times MaxInput with append's slack; about MaxInput on JSON) and
+// its output (up to 3 times MaxInput). It keeps
 // the last entropy tables it built for the next input (see the package
 // documentation). Its zero value is ready. An Encoder is used by one
 // goroutine at a time.
@@ -194,9 +202,11 @@ func (e *Encoder) encodeBlock(src []byte, prefix int, rep *[3]int) (btype int, c
 	// The literals section is at most its raw form (3 bytes of header);
 	// the sequences section at most 4 bytes of header plus, per
 	// sequence, 3 states and 3 values of extra bits, under 12 bytes.
+	// Each sequence's match takes at least minMatch bytes of src, so
+	// need stays within maxBlockOut, which bounds the buffer's growth.
 	need := prefix + len(e.lits) + 3 + 4 + 12*len(e.seqs) + 16
 	if cap(e.out) < need {
-		e.out = make([]byte, prefix, max(need, 2*cap(e.out)))
+		e.out = make([]byte, prefix, max(need, min(2*cap(e.out), maxBlockOut)))
 	}
 	out := e.h.appendLiterals(e.out[:prefix], e.lits)
 	out = e.sc.appendSequences(out, e.seqs)
@@ -208,6 +218,13 @@ func (e *Encoder) encodeBlock(src []byte, prefix int, rep *[3]int) (btype int, c
 	*rep = end
 	return blockCompressed, out[prefix:]
 }
+
+// maxBlockOut is the most a block's content needs of Encoder.out, headers
+// before it included: with n bytes of input, literals and 4 bytes a
+// sequence sum to at most n, and each sequence takes at most 12 bytes of
+// output, so the content takes at most 3n bytes and the sections'
+// headers.
+const maxBlockOut = streamHeaderSize + 3*MaxInput + 3 + 4 + 16
 
 // minCompress is the smallest input worth a compressed block: below it,
 // the literal and sequence headers eat what matches could save.
