@@ -16,7 +16,9 @@ import (
 )
 
 // streamBodies returns bodies of the sizes around a block's edges, of
-// three kinds: JSON-like, random and repetitive.
+// five kinds: JSON-like, random, repetitive, one byte (RLE blocks), and
+// random then JSON (a raw block between compressed ones, which must leave
+// the decoder's repeated offsets as they were).
 func streamBodies() []input {
 	r := rand.New(rand.NewPCG(3, 4))
 	random := make([]byte, 1<<20)
@@ -25,9 +27,16 @@ func streamBodies() []input {
 	}
 	json := jsonRecords(1<<20, 5)
 	repetitive := bytes.Repeat([]byte("event: tick\ndata: {\"n\":1}\n\n"), 1<<20/27+1)
+	var mixed []byte
+	for i := 0; len(mixed) < 1<<20; i++ {
+		mixed = append(mixed, random[i*5000:i*5000+5000]...)
+		mixed = append(mixed, json[i*5000:i*5000+5000]...)
+	}
 	var ins []input
 	for _, n := range []int{0, 1, MaxInput - 1, MaxInput, MaxInput + 1, 1 << 20} {
-		for _, k := range []input{{"json", json}, {"random", random}, {"repetitive", repetitive}} {
+		kinds := []input{{"json", json}, {"random", random}, {"repetitive", repetitive},
+			{"zeros", make([]byte, 1<<20)}, {"random-json", mixed}}
+		for _, k := range kinds {
 			ins = append(ins, input{fmt.Sprintf("%s-%d", k.name, n), k.b[:n]})
 		}
 	}
