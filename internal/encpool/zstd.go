@@ -83,11 +83,11 @@ func (p *ZstdPool) Put(z *Zstd) {
 // zstd stream at about zstd's fastest level, with the sink it writes to.
 // It belongs to the caller of GetZstdStream until PutZstdStream.
 //
-// What one pooled stream holds, at most: one block of input (128 KiB),
-// the encoder's 64 KiB match table and 10 KiB of entropy tables, and its
-// buffers for one block's literals, sequences and output, which grow with
-// the largest block met, about 1.4 MiB in all at worst (see
-// zstdblock.Encoder).
+// What one pooled stream holds, at most: one block of input and the
+// history its matches reach into (256 KiB), the encoder's 64 KiB match
+// table and 10 KiB of entropy tables, and its buffers for one block's
+// literals, sequences and output, which grow with the largest block met,
+// about 1.5 MiB in all at worst (see zstdblock.Stream).
 type ZstdStream struct {
 	S    zstdblock.Stream
 	Sink Sink

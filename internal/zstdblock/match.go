@@ -37,31 +37,36 @@ type matcher struct {
 	base  int
 }
 
-// parse splits src into sequences, appending the literals to lits and the
-// sequences to seqs; literals after the last sequence end lits. rep holds
-// the decoder's repeated offsets at src's start; parse returns them as
-// the decoder leaves them after the sequences.
-func (m *matcher) parse(src, lits []byte, seqs []sequence, rep [3]int) ([]byte, []sequence, [3]int) {
+// parse splits src[start:] into sequences, appending the literals to
+// lits and the sequences to seqs; literals after the last sequence end
+// lits. src[:start] is history: the input of the same frame just before,
+// which matches may reach into; every byte of it went through parse or
+// skip. rep holds the decoder's repeated offsets at src[start]; parse
+// returns them as the decoder leaves them after the sequences.
+func (m *matcher) parse(src []byte, start int, lits []byte, seqs []sequence, rep [3]int) ([]byte, []sequence, [3]int) {
 	n := len(src)
 	if m.base == 0 || m.base > 1<<31 {
 		// A new matcher's entries, and cleared ones, hold position
-		// 0 and bytes 0: base starts at 1, so that they fall below
-		// it and are ignored, not taken for four zero bytes at the
-		// input's start.
+		// 0 and bytes 0: base starts at 1 (src[0] at 1), so that
+		// they fall below it and are ignored, not taken for four
+		// zero bytes at the input's start.
 		m.table = [1 << tableBits]tableEntry{}
-		m.base = 1
+		m.base = 1 + start
 	}
-	base := m.base
-	m.base += n
+	// An entry holds a position in the frame plus a constant: the
+	// history's entries stay valid, and older ones fall below base.
+	// m.base is where src[start] is, at least start+1.
+	base := m.base - start
+	m.base += n - start
 	// Literals are copied 16 bytes at a time into lits, which has room
-	// for all of src and 16 bytes more.
-	lits = slices.Grow(lits[:0], n+16)[:n+16]
+	// for all of src[start:] and 16 bytes more.
+	lits = slices.Grow(lits[:0], n-start+16)[:n-start+16]
 	nlits := 0
 	var q sequencer
 	q.init(seqs, rep)
 
-	litStart := 0
-	s := 1
+	litStart := start
+	s := max(start, 1)
 	for {
 		start, from := m.find(src, s, litStart, q.rep0, base)
 		if start < 0 {
@@ -86,6 +91,16 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence, rep [3]int) ([]byte, 
 	}
 	nlits += copy(lits[nlits:], src[litStart:])
 	return lits[:nlits], q.seqs, [3]int{q.rep0, q.rep1, q.rep2}
+}
+
+// skip accounts for n bytes of input that a frame's block holds without
+// going through parse (an RLE or short raw block), so that the positions
+// of the next block's history stay where parse expects them.
+func (m *matcher) skip(n int) {
+	if m.base == 0 {
+		m.base = 1
+	}
+	m.base += n
 }
 
 // tableEntry is a position, plus the matcher's base, and the 4 bytes

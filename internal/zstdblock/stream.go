@@ -7,15 +7,26 @@ import (
 )
 
 // StreamWindow is the window a Stream's frame declares: what a decoder
-// must hold, one block (RFC 8878's Block_Maximum_Size is the smaller of
-// the window and 128 KiB, so no smaller window takes full blocks).
-const StreamWindow = MaxInput
+// must hold. A block's matches reach back at most into the history a
+// Stream keeps (up to streamHistory bytes when the block starts) and the
+// block itself (up to MaxInput), so never StreamWindow bytes back.
+const StreamWindow = 256 << 10
+
+// streamHistory is the most input before a block that a Stream keeps for
+// the block's matches to reach into; when more has gone out, a Stream
+// keeps the last historyKept bytes. Sliding the history costs a copy of
+// historyKept bytes for every streamHistory-historyKept bytes of input.
+const (
+	streamHistory = StreamWindow - MaxInput
+	historyKept   = streamHistory / 2
+)
 
 // Stream writes one zstd frame to an io.Writer as its input comes: a
 // frame header without a content size (the frame is not single-segment;
 // its window is StreamWindow), then blocks of at most MaxInput bytes of
-// input, each coded as AppendFrame codes its one block, with matches only
-// within the block, the last marked last. It writes no content checksum.
+// input, each coded as AppendFrame codes its one block, but with matches
+// that may also reach into the input before the block, up to 64 to 128
+// KiB of it, the last block marked last. It writes no content checksum.
 //
 // Write collects input into one block; a full block goes out when more
 // input follows it. Flush sends the input collected so far as a block at
@@ -23,15 +34,17 @@ const StreamWindow = MaxInput
 // nothing is left). Each block goes to the writer in one Write call,
 // preceded in the same call by the frame header when it is the first.
 //
-// A Stream holds an Encoder and the block being collected: 128 KiB of
-// input, the Encoder's 64 KiB match table and 10 KiB of entropy tables,
-// and its buffers for one block (see Encoder), at most about 1.4 MiB in
-// all, about 600 KiB on JSON. Its zero value is a Stream with no writer:
-// call Reset first. A Stream is used by one goroutine at a time.
+// A Stream holds an Encoder and StreamWindow (256 KiB) of input: the
+// history and the block being collected; the Encoder's 64 KiB match table
+// and 10 KiB of entropy tables, and its buffers for one block (see
+// Encoder), at most about 1.5 MiB in all, about 730 KiB on JSON. Its zero
+// value is a Stream with no writer: call Reset first. A Stream is used by
+// one goroutine at a time.
 type Stream struct {
 	e       Encoder
 	w       io.Writer
-	in      []byte // the block being collected, at most MaxInput bytes
+	buf     []byte // the history, then the block being collected
+	hist    int    // the length of the history in buf
 	rep     [3]int // the decoder's repeated offsets after the blocks sent
 	started bool   // the frame header has gone out
 	closed  bool
@@ -45,7 +58,7 @@ var errClosed = errors.New("zstdblock: write to a closed Stream")
 // was not sent. It keeps the Stream's buffers and its Encoder's tables.
 func (s *Stream) Reset(w io.Writer) {
 	s.w = w
-	s.in = s.in[:0]
+	s.buf, s.hist = s.buf[:0], 0
 	s.rep = initialRep
 	s.started, s.closed, s.err = false, false, nil
 }
@@ -61,27 +74,17 @@ func (s *Stream) Write(p []byte) (int, error) {
 	}
 	n := 0
 	for len(p) > 0 {
-		if len(s.in) == MaxInput {
+		if len(s.buf)-s.hist == MaxInput {
 			// More input follows a full block: send it.
-			if err := s.sendBlock(s.in, false); err != nil {
+			if err := s.sendBlock(false); err != nil {
 				return n, err
 			}
-			s.in = s.in[:0]
 		}
-		if len(s.in) == 0 && len(p) > MaxInput {
-			// A full block that more input follows, read in place.
-			if err := s.sendBlock(p[:MaxInput], false); err != nil {
-				return n, err
-			}
-			n += MaxInput
-			p = p[MaxInput:]
-			continue
+		if s.buf == nil {
+			s.buf = make([]byte, 0, StreamWindow)
 		}
-		if s.in == nil {
-			s.in = make([]byte, 0, MaxInput)
-		}
-		k := min(len(p), MaxInput-len(s.in))
-		s.in = append(s.in, p[:k]...)
+		k := min(len(p), MaxInput-(len(s.buf)-s.hist))
+		s.buf = append(s.buf, p[:k]...)
 		n += k
 		p = p[k:]
 	}
@@ -98,12 +101,10 @@ func (s *Stream) Flush() error {
 	if s.closed {
 		return errClosed
 	}
-	if len(s.in) == 0 {
+	if len(s.buf) == s.hist {
 		return nil
 	}
-	err := s.sendBlock(s.in, false)
-	s.in = s.in[:0]
-	return err
+	return s.sendBlock(false)
 }
 
 // Close sends the input collected as the frame's last block, and the
@@ -117,19 +118,27 @@ func (s *Stream) Close() error {
 		return nil
 	}
 	s.closed = true
-	err := s.sendBlock(s.in, true)
-	s.in = s.in[:0]
-	return err
+	return s.sendBlock(true)
 }
 
 // streamHeaderSize is the most header bytes before a block: the frame
 // header (magic, descriptor, window descriptor) and the block header.
 const streamHeaderSize = 4 + 1 + 1 + 3
 
-// sendBlock codes src as one block of the frame and writes it, with the
-// frame header if it is the first.
-func (s *Stream) sendBlock(src []byte, last bool) error {
-	btype, content := s.e.encodeBlock(src, streamHeaderSize, &s.rep)
+// sendBlock codes the input collected as one block of the frame and
+// writes it, with the frame header if it is the first; the block becomes
+// history.
+func (s *Stream) sendBlock(last bool) error {
+	src := s.buf[s.hist:]
+	btype, content := s.e.encodeBlock(s.buf, s.hist, streamHeaderSize, &s.rep)
+	s.hist = len(s.buf)
+	if s.hist > streamHistory {
+		// Keep the last historyKept bytes: a block starts with at
+		// most streamHistory bytes before it, and its matches
+		// reach at most StreamWindow back.
+		s.buf = s.buf[:copy(s.buf, s.buf[s.hist-historyKept:])]
+		s.hist = historyKept
+	}
 	out := s.e.out[:streamHeaderSize+len(content)]
 	size := len(content)
 	if btype == blockRLE {
@@ -144,12 +153,12 @@ func (s *Stream) sendBlock(src []byte, last bool) error {
 	if !s.started {
 		// Frame header (RFC 8878, section 3.1.1.1): no content size,
 		// not single-segment, no checksum, no dictionary; the window
-		// descriptor's exponent 7 and mantissa 0 make 1<<(10+7)
+		// descriptor's exponent 8 and mantissa 0 make 1<<(10+8)
 		// bytes, StreamWindow.
 		start = 0
 		binary.LittleEndian.PutUint32(out[0:], magic)
 		out[4] = 0
-		out[5] = 7 << 3
+		out[5] = 8 << 3
 		s.started = true
 	}
 	if _, err := s.w.Write(out[start:]); err != nil {
