@@ -37,13 +37,13 @@ type matcher struct {
 	base  int
 }
 
-// parse splits src[start:] into sequences, appending the literals to
+// parse splits src[begin:] into sequences, appending the literals to
 // lits and the sequences to seqs; literals after the last sequence end
-// lits. src[:start] is history: the input of the same frame just before,
+// lits. src[:begin] is history: the input of the same frame just before,
 // which matches may reach into; every byte of it went through parse or
-// skip. rep holds the decoder's repeated offsets at src[start]; parse
+// skip. rep holds the decoder's repeated offsets at src[begin]; parse
 // returns them as the decoder leaves them after the sequences.
-func (m *matcher) parse(src []byte, start int, lits []byte, seqs []sequence, rep [3]int) ([]byte, []sequence, [3]int) {
+func (m *matcher) parse(src []byte, begin int, lits []byte, seqs []sequence, rep [3]int) ([]byte, []sequence, [3]int) {
 	n := len(src)
 	if m.base == 0 || m.base > 1<<31 {
 		// A new matcher's entries, and cleared ones, hold position
@@ -51,22 +51,22 @@ func (m *matcher) parse(src []byte, start int, lits []byte, seqs []sequence, rep
 		// they fall below it and are ignored, not taken for four
 		// zero bytes at the input's start.
 		m.table = [1 << tableBits]tableEntry{}
-		m.base = 1 + start
+		m.base = 1 + begin
 	}
 	// An entry holds a position in the frame plus a constant: the
 	// history's entries stay valid, and older ones fall below base.
-	// m.base is where src[start] is, at least start+1.
-	base := m.base - start
-	m.base += n - start
+	// m.base is where src[begin] is, at least begin+1.
+	base := m.base - begin
+	m.base += n - begin
 	// Literals are copied 16 bytes at a time into lits, which has room
-	// for all of src[start:] and 16 bytes more.
-	lits = slices.Grow(lits[:0], n-start+16)[:n-start+16]
+	// for all of src[begin:] and 16 bytes more.
+	lits = slices.Grow(lits[:0], n-begin+16)[:n-begin+16]
 	nlits := 0
 	var q sequencer
 	q.init(seqs, rep)
 
-	litStart := start
-	s := max(start, 1)
+	litStart := begin
+	s := max(begin, 1)
 	for {
 		start, from := m.find(src, s, litStart, q.rep0, base)
 		if start < 0 {
