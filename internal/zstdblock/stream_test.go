@@ -350,3 +350,43 @@ func TestStreamEventsAcrossBlocks(t *testing.T) {
 		t.Errorf("%d bytes of events, flushed one by one, come to %d bytes", len(events), out.Len())
 	}
 }
+
+// TestStreamStaleTable streams across the point where the matcher clears
+// its table, its positions about to overflow, in the middle of a frame
+// whose blocks match into the history before them. The body holds runs
+// of zero bytes, which cleared entries must not be taken for.
+func TestStreamStaleTable(t *testing.T) {
+	d := newDecoder(t)
+	body := jsonRecords(1<<20, 13)
+	for i := 1000; i+9 < len(body); i += 997 {
+		copy(body[i:], "\x00\x00\x00\x00\x00\x00\x00\x00\x01")
+	}
+	for _, plan := range []writePlan{{"whole", []int{1 << 30}, 0}, {"flush-each-3000", []int{3000}, 1}} {
+		var s Stream
+		s.e.m.base = 1<<31 - 2*MaxInput
+		z := streamOf(t, &s, nil, body, plan)
+		if s.e.m.base > 1<<31 {
+			t.Fatalf("%s: base %d was never reset", plan.name, s.e.m.base)
+		}
+		got, err := d.DecodeAll(z, nil)
+		if err != nil || !bytes.Equal(got, body) {
+			t.Errorf("%s: decodes to %d bytes of %d, %v", plan.name, len(got), len(body), err)
+		}
+	}
+}
+
+// TestStreamRLEFirst starts a new Stream's frame with an RLE block, which
+// does not go through the matcher, then a block with runs of zero bytes:
+// the empty table's entries must not be taken for them.
+func TestStreamRLEFirst(t *testing.T) {
+	body := append(bytes.Repeat([]byte{'z'}, 100), jsonRecords(5000, 14)...)
+	for i := 200; i+6 < len(body); i += 97 {
+		copy(body[i:], "\x01\x00\x00\x00\x00\x02") // four zeros: no repeat at offset 1
+	}
+	var s Stream
+	z := streamOf(t, &s, nil, body, writePlan{"rle-then-rest", []int{100, 1 << 30}, 1})
+	got, err := newDecoder(t).DecodeAll(z, nil)
+	if err != nil || !bytes.Equal(got, body) {
+		t.Errorf("decodes to %d bytes of %d, %v", len(got), len(body), err)
+	}
+}
