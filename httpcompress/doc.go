@@ -100,8 +100,8 @@
 // # zstd parameters
 //
 // zstd responses are written at zstdpool.SpeedFastest (WithZstdLevel
-// changes it) with a window of ZstdWindow, 256 KiB, well within the 8 MiB
-// RFC 9659 lets an HTTP client require. A body of up to 128 KiB that
+// changes it) with a window of at most ZstdWindow, 256 KiB, well within the
+// 8 MiB RFC 9659 lets an HTTP client require. A body of up to 128 KiB that
 // reaches Handler before it finishes (most JSON and HTML responses) is one
 // block in one single-segment frame, whose window is its own size. At
 // SpeedFastest, Handler holds such a body until h returns, without a
@@ -109,8 +109,13 @@
 // the service benchmark's 5 KB JSON receipts it spends 0.76x the
 // instructions of klauspost's EncodeAll for the same bytes, once its
 // pooled encoder has built entropy tables for bodies of their kind. A
-// Flush, or a body that outgrows the block, starts klauspost's stream
-// encoder at once, with what is held.
+// Flush, or a body that outgrows the block, starts a stream at once, with
+// what is held: at SpeedFastest, poolkit's own stream encoder, one frame
+// of blocks of up to 128 KiB, each compressed like a whole body but with
+// matches reaching back into the 64 to 128 KiB of the body before it,
+// within ZstdWindow; a Flush sends what is held as a block at once, so an
+// event stream still compresses across events. Above SpeedFastest,
+// klauspost's stream encoder.
 // No content checksum is written: HTTP runs over TCP and usually TLS, and
 // a truncated body is still caught by zstd's last-block flag.
 //
@@ -126,11 +131,18 @@
 // revalidated compressed tag.
 //
 // A response being compressed holds a pooled compressor until it ends. A
-// zstd one at SpeedFastest holds at most StreamMemory (1.25 MiB): match
-// tables (256 KiB), a history of ZstdWindow plus one 128 KiB block, the
-// block being filled, and the encoder's block buffers; so 64 concurrent
-// streaming zstd responses hold at most 80 MiB, and TestStreamMemory
-// checks it. (A gzip one holds about 1 MiB, the same order.) Compressors
+// zstd one at SpeedFastest holds at most StreamMemory (1.5 MiB): the
+// block being filled and the history its matches reach into (256 KiB), a
+// 64 KiB match table and 10 KiB of entropy tables, and the encoder's
+// buffers for one block: literals (136 KiB), sequences (16 bytes each, up
+// to one per 4 bytes of input: 656 KiB at worst, 136 KiB on JSON) and
+// output (up to 3 times the block). So 64 concurrent streaming zstd
+// responses hold at most 96 MiB; on text, about 490 KiB each
+// (klauspost's stream encoder, which these responses used before, held
+// about 820 KiB), and on input made of the shortest matches about 1.2
+// MiB; TestStreamMemory checks both. (A gzip one holds about 1
+// MiB, the same order; a zstd one above SpeedFastest, klauspost's, holds
+// match tables, a history of ZstdWindow plus one block, and more.) Compressors
 // go back to their pools, which, as sync.Pools, drop them at garbage
 // collections; the first-bytes buffer a pooled response writer keeps is
 // capped at 64 KiB. A response collecting a whole body for the one-block
@@ -146,7 +158,7 @@ package httpcompress
 
 // StreamMemory bounds what one zstd response at SpeedFastest holds while
 // it streams, the compressor's state included: see "Cost and memory".
-const StreamMemory = 1280 << 10
+const StreamMemory = 1536 << 10
 
 // WholeBodyMemory bounds what one zstd response holds while it collects a
 // body of up to one block to compress whole: see "Cost and memory".

@@ -78,13 +78,16 @@ func Handler(h http.Handler, opts ...Option) http.Handler {
 	if hd.compressType == nil {
 		hd.compressType = compressibleType
 	}
-	hd.zstd = zstdPool(hd.zstdLevel)
+	if hd.zstdLevel > zstdpool.SpeedFastest {
+		// SpeedFastest streams through encpool's ZstdStream.
+		hd.zstd = zstdPool(hd.zstdLevel)
+	}
 	return hd
 }
 
 type handler struct {
 	next      http.Handler
-	zstd      *encpool.ZstdPool
+	zstd      *encpool.ZstdPool // above SpeedFastest; nil at SpeedFastest
 	gzipLevel int
 	zstdLevel int
 	minSize   int
@@ -181,8 +184,9 @@ const (
 type responseWriter struct {
 	w        http.ResponseWriter
 	h        *handler
-	gz       *encpool.Gzip // set while compressing with gzip
-	zs       *encpool.Zstd // set while compressing with zstd
+	gz       *encpool.Gzip       // set while compressing with gzip
+	zs       *encpool.Zstd       // set while compressing with zstd above SpeedFastest
+	zb       *encpool.ZstdStream // set while compressing with zstd at SpeedFastest
 	vals     *[numVals]string
 	buf      []byte // the first bytes, while undecided
 	status   int    // 0 until the handler sets one
@@ -252,6 +256,9 @@ func (rw *responseWriter) release() {
 		}
 		if rw.zs != nil {
 			rw.h.zstd.Put(rw.zs)
+		}
+		if rw.zb != nil {
+			encpool.PutZstdStream(rw.zb)
 		}
 	}
 	buf := rw.buf[:0]
@@ -359,6 +366,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 
 // encWrite compresses p.
 func (rw *responseWriter) encWrite(p []byte) (int, error) {
+	if rw.zb != nil {
+		return rw.zb.S.Write(p)
+	}
 	if rw.zs != nil {
 		return rw.zs.E.Write(p)
 	}
@@ -367,6 +377,9 @@ func (rw *responseWriter) encWrite(p []byte) (int, error) {
 
 // flushEncoder sends what the compressor holds to the client's writer.
 func (rw *responseWriter) flushEncoder() error {
+	if rw.zb != nil {
+		return rw.zb.S.Flush()
+	}
 	if rw.zs != nil {
 		return rw.zs.E.Flush()
 	}
@@ -437,10 +450,14 @@ func (rw *responseWriter) startCompression(next []byte, mayWait bool) error {
 func (rw *responseWriter) startStream() error {
 	rw.state = compressing
 	rw.w.WriteHeader(rw.status)
-	if rw.coding == codingZstd {
+	switch {
+	case rw.coding == codingZstd && rw.h.zstdLevel == zstdpool.SpeedFastest:
+		rw.zb = encpool.GetZstdStream()
+		rw.zb.Sink.W = rw.w
+	case rw.coding == codingZstd:
 		rw.zs = rw.h.zstd.Get()
 		rw.zs.Sink.W = rw.w
-	} else {
+	default:
 		rw.gz = encpool.GetGzip(rw.h.gzipLevel)
 		rw.gz.Sink.W = rw.w
 		if rw.h.padding != "" {
@@ -530,11 +547,16 @@ func (rw *responseWriter) finish() {
 		rw.finishWholeBody()
 	case compressing:
 		// The client sees a truncated body on error.
-		if rw.zs != nil {
+		switch {
+		case rw.zb != nil:
+			if rw.zb.S.Close() == nil && rw.h.padding != "" {
+				_ = rw.writeZstdPadding()
+			}
+		case rw.zs != nil:
 			if rw.zs.E.Close() == nil && rw.h.padding != "" {
 				_ = rw.writeZstdPadding()
 			}
-		} else {
+		default:
 			_ = rw.gz.W.Close()
 		}
 	}

@@ -2,6 +2,7 @@ package httpcompress
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -23,24 +24,43 @@ func (f *flushWriter) Flush() {}
 // written 400 KiB (more than its window and its block, so every buffer a
 // stream can grow is grown) with flushes in between, and checks that the
 // heap they hold stays within 64 × StreamMemory, the bound the package
-// documentation states.
+// documentation states. Text is written in 80 KiB blocks; letters drawn
+// from four, where nearly every match is of the shortest length, so that
+// a block has the most sequences, in full blocks of 128 KiB.
 func TestStreamMemory(t *testing.T) {
 	pooltest.SkipIfRace(t) // the detector's shadow memory would count
-	for _, ce := range []string{"zstd", "gzip"} {
-		t.Run(ce, func(t *testing.T) { testStreamMemory(t, ce) })
+	r := rand.New(rand.NewPCG(1, 2))
+	letters := make([]byte, 26*16<<10)
+	for i := range letters {
+		letters[i] = byte('a' + r.IntN(4))
+	}
+	for _, tc := range []struct {
+		name, ce   string
+		chunk      []byte
+		flushEvery int
+	}{
+		{"zstd", "zstd", []byte(rangeFile[:16<<10]), 5},
+		{"zstd-short-matches", "zstd", letters, 8},
+		{"gzip", "gzip", []byte(rangeFile[:16<<10]), 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testStreamMemory(t, tc.ce, tc.chunk, tc.flushEvery) })
 	}
 }
 
-func testStreamMemory(t *testing.T, ce string) {
-	chunk := rangeFile[:16<<10]
+// testStreamMemory streams 16 KiB slices of src, in turn, 26 in all.
+func testStreamMemory(t *testing.T, ce string, src []byte, flushEvery int) {
+	chunk := func(i int) []byte {
+		k := i % (len(src) >> 14)
+		return src[k<<14 : (k+1)<<14]
+	}
 	held, writers := heldByResponses(t, ce, func(w http.ResponseWriter) {
 		for i := range 25 {
-			w.Write(chunk)
-			if i%5 == 4 {
+			w.Write(chunk(i))
+			if i%flushEvery == flushEvery-1 {
 				w.(http.Flusher).Flush()
 			}
 		}
-	}, nil, func(w http.ResponseWriter) { w.Write(chunk) })
+	}, nil, func(w http.ResponseWriter) { w.Write(chunk(25)) })
 	t.Logf("%d streaming %s responses hold %d KiB, %d KiB each", len(writers), ce, held>>10, held/int64(len(writers))>>10)
 	if held > int64(len(writers))*StreamMemory {
 		t.Errorf("%d streaming %s responses hold %d bytes, above %d × StreamMemory = %d", len(writers), ce, held, len(writers), len(writers)*StreamMemory)

@@ -9,12 +9,12 @@ import (
 	"github.com/poolkit/poolkit/zstdpool"
 )
 
-// ZstdWindow is the window of Handler's zstd responses: how far back a
-// match may reach, and so what a client must hold to decode. RFC 9659
-// asks HTTP senders to stay at or below 8 MiB; 256 KiB is far below, and
-// bounds what each streaming response holds (see the package
-// documentation). Bodies that fit in one block (128 KiB) are compressed as
-// one single-segment frame whose window is the body's size.
+// ZstdWindow is the largest window of Handler's zstd responses: how far
+// back a match may reach, and so what a client must hold to decode. RFC
+// 9659 asks HTTP senders to stay at or below 8 MiB; 256 KiB is far below.
+// It is the window of streamed responses. Bodies that fit in one block
+// (128 KiB) are compressed as one single-segment frame whose window is
+// the body's size.
 const ZstdWindow = 256 << 10
 
 // zstdPools holds Handler's zstd encoders, one pool per level, made when a

@@ -5,6 +5,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/poolkit/poolkit/internal/zstdblock"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -76,4 +77,42 @@ func (p *ZstdPool) Put(z *Zstd) {
 	z.Sink = Sink{}
 	z.E.Reset(&z.Sink)
 	p.pool.Put(z)
+}
+
+// ZstdStream is a pooled zstdblock.Stream, poolkit's own encoder of a
+// zstd stream at about zstd's fastest level, with the sink it writes to.
+// It belongs to the caller of GetZstdStream until PutZstdStream.
+//
+// What one pooled stream holds, at most: one block of input and the
+// history its matches reach into (256 KiB), the encoder's 64 KiB match
+// table and 10 KiB of entropy tables, and its buffers for one block's
+// literals, sequences and output, which grow with the largest block met,
+// about 1.5 MiB in all at worst (see zstdblock.Stream).
+type ZstdStream struct {
+	S    zstdblock.Stream
+	Sink Sink
+}
+
+// zstdStreams holds pointers, so Get and Put allocate nothing.
+var zstdStreams pool.Pool[*ZstdStream]
+
+// GetZstdStream returns a stream at the start of a frame to its Sink,
+// which is empty.
+func GetZstdStream() *ZstdStream {
+	z := zstdStreams.Get()
+	if z == nil {
+		z = new(ZstdStream)
+		z.S.Reset(&z.Sink)
+	}
+	return z
+}
+
+// PutZstdStream clears z's sink, resets its stream to a fresh frame,
+// whether or not the last one was closed (input not sent is dropped), and
+// returns z to its pool. After PutZstdStream the caller must not use z,
+// nor anything written through it.
+func PutZstdStream(z *ZstdStream) {
+	z.Sink = Sink{}
+	z.S.Reset(&z.Sink)
+	zstdStreams.Put(z)
 }

@@ -37,29 +37,36 @@ type matcher struct {
 	base  int
 }
 
-// parse splits src into sequences, appending the literals to lits and the
-// sequences to seqs; literals after the last sequence end lits.
-func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) {
+// parse splits src[begin:] into sequences, appending the literals to
+// lits and the sequences to seqs; literals after the last sequence end
+// lits. src[:begin] is history: the input of the same frame just before,
+// which matches may reach into; every byte of it went through parse or
+// skip. rep holds the decoder's repeated offsets at src[begin]; parse
+// returns them as the decoder leaves them after the sequences.
+func (m *matcher) parse(src []byte, begin int, lits []byte, seqs []sequence, rep [3]int) ([]byte, []sequence, [3]int) {
 	n := len(src)
 	if m.base == 0 || m.base > 1<<31 {
 		// A new matcher's entries, and cleared ones, hold position
-		// 0 and bytes 0: base starts at 1, so that they fall below
-		// it and are ignored, not taken for four zero bytes at the
-		// input's start.
+		// 0 and bytes 0: base starts at 1 (src[0] at 1), so that
+		// they fall below it and are ignored, not taken for four
+		// zero bytes at the input's start.
 		m.table = [1 << tableBits]tableEntry{}
-		m.base = 1
+		m.base = 1 + begin
 	}
-	base := m.base
-	m.base += n
+	// An entry holds a position in the frame plus a constant: the
+	// history's entries stay valid, and older ones fall below base.
+	// m.base is where src[begin] is, at least begin+1.
+	base := m.base - begin
+	m.base += n - begin
 	// Literals are copied 16 bytes at a time into lits, which has room
-	// for all of src and 16 bytes more.
-	lits = slices.Grow(lits[:0], n+16)[:n+16]
+	// for all of src[begin:] and 16 bytes more.
+	lits = slices.Grow(lits[:0], n-begin+16)[:n-begin+16]
 	nlits := 0
 	var q sequencer
-	q.init(seqs)
+	q.init(seqs, rep)
 
-	litStart := 0
-	s := 1
+	litStart := begin
+	s := max(begin, 1)
 	for {
 		start, from := m.find(src, s, litStart, q.rep0, base)
 		if start < 0 {
@@ -83,7 +90,17 @@ func (m *matcher) parse(src, lits []byte, seqs []sequence) ([]byte, []sequence) 
 		litStart = s
 	}
 	nlits += copy(lits[nlits:], src[litStart:])
-	return lits[:nlits], q.seqs
+	return lits[:nlits], q.seqs, [3]int{q.rep0, q.rep1, q.rep2}
+}
+
+// skip accounts for n bytes of input that a frame's block holds without
+// going through parse (an RLE or short raw block), so that the positions
+// of the next block's history stay where parse expects them.
+func (m *matcher) skip(n int) {
+	if m.base == 0 {
+		m.base = 1
+	}
+	m.base += n
 }
 
 // tableEntry is a position, plus the matcher's base, and the 4 bytes
@@ -127,9 +144,9 @@ type sequencer struct {
 	rep0next         int // the next match's offset
 }
 
-func (q *sequencer) init(seqs []sequence) {
+func (q *sequencer) init(seqs []sequence, rep [3]int) {
 	q.seqs = seqs[:0]
-	q.rep0, q.rep1, q.rep2 = 1, 4, 8
+	q.rep0, q.rep1, q.rep2 = rep[0], rep[1], rep[2]
 	q.rep0next = 0
 }
 
