@@ -131,23 +131,25 @@
 // revalidated compressed tag.
 //
 // A response being compressed holds a pooled compressor until it ends. A
-// zstd one at SpeedFastest holds at most StreamMemory (1.5 MiB): the
+// zstd one at SpeedFastest holds at most StreamMemory (1.625 MiB): the
 // block being filled and the history its matches reach into (256 KiB), a
-// 64 KiB match table and 10 KiB of entropy tables, and the encoder's
-// buffers for one block: literals (136 KiB), sequences (16 bytes each, up
-// to one per 4 bytes of input: 656 KiB at worst, 136 KiB on JSON) and
-// output (up to 3 times the block). So 64 concurrent streaming zstd
-// responses hold at most 96 MiB; on text, about 490 KiB each
-// (klauspost's stream encoder, which these responses used before, held
-// about 820 KiB), and on input made of the shortest matches about 1.2
-// MiB; TestStreamMemory checks both. (A gzip one holds about 1
+// 64 KiB match table and 10 KiB of entropy tables, the encoder's buffers
+// for one block: literals (136 KiB), sequences (16 bytes each, up to one
+// per 4 bytes of input: 656 KiB at worst, 136 KiB on JSON) and output (up
+// to 3 times the block), and the response writer's first-bytes buffer (at
+// most one block, kept so that the next response does not allocate it).
+// So 64 concurrent streaming zstd responses hold at most 104 MiB; on text,
+// about 615 KiB each (klauspost's stream encoder, which these responses
+// used before, held about 820 KiB), and on input made of the shortest
+// matches about 1.4 MiB; TestStreamMemory checks both. (A gzip one holds about 1
 // MiB, the same order; a zstd one above SpeedFastest, klauspost's, holds
 // match tables, a history of ZstdWindow plus one block, and more.) Compressors
 // go back to their pools, which, as sync.Pools, drop them at garbage
 // collections; the first-bytes buffer a pooled response writer keeps is
-// capped at 64 KiB. A response collecting a whole body for the one-block
-// encoder holds that body, at most WholeBodyMemory (256 KiB: 128 KiB and
-// the slack of a growing buffer), and no compressor until h returns;
+// capped at one block, 128 KiB. A response collecting a whole body for
+// the one-block encoder holds that body, in a buffer grown to at most one
+// block, within WholeBodyMemory (256 KiB), and no compressor until h
+// returns;
 // TestWholeBodyMemory checks it. With WithPadding, a pooled response writer also keeps
 // the 320-byte generator it draws padding lengths from, seeded from
 // crypto/rand when the writer first pads.
@@ -158,7 +160,7 @@ package httpcompress
 
 // StreamMemory bounds what one zstd response at SpeedFastest holds while
 // it streams, the compressor's state included: see "Cost and memory".
-const StreamMemory = 1536 << 10
+const StreamMemory = 1664 << 10
 
 // WholeBodyMemory bounds what one zstd response holds while it collects a
 // body of up to one block to compress whole: see "Cost and memory".

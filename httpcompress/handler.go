@@ -22,9 +22,11 @@ import (
 const DefaultMinSize = 1024
 
 // maxRetainedBuf is the largest first-bytes buffer a pooled response writer
-// keeps; handlers configured with a larger minimum size allocate theirs
-// per request rather than pinning it in the pool.
-const maxRetainedBuf = 64 << 10
+// keeps: one block, the most a whole body held for the one-block encoder
+// needs (holdWhole grows the buffer no further). Handlers configured with
+// a larger minimum size allocate theirs per request rather than pinning it
+// in the pool.
+const maxRetainedBuf = zstdblock.MaxInput
 
 // Option configures Handler.
 type Option func(*handler)
@@ -338,7 +340,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		return rw.encWrite(p)
 	case wholeBody:
 		if len(rw.buf)+len(p) <= zstdblock.MaxInput {
-			rw.buf = append(rw.buf, p...)
+			rw.holdWhole(p)
 			return len(p), nil
 		}
 		// Too long for one block: stream it.
@@ -358,10 +360,23 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	case passthrough: // a sniffed type that is compressed already
 		return rw.w.Write(p)
 	case wholeBody:
-		rw.buf = append(rw.buf, p...)
+		rw.holdWhole(p)
 		return len(p), nil
 	}
 	return rw.encWrite(p)
+}
+
+// holdWhole appends p to the whole body being held, which with p is at
+// most one block. The buffer grows as append would, but never past one
+// block, so that a pooled response writer can keep it (maxRetainedBuf)
+// and the next body of that size is held without allocating.
+func (rw *responseWriter) holdWhole(p []byte) {
+	if need := len(rw.buf) + len(p); need > cap(rw.buf) {
+		grown := make([]byte, len(rw.buf), min(max(need, 2*cap(rw.buf)), zstdblock.MaxInput))
+		copy(grown, rw.buf)
+		rw.buf = grown
+	}
+	rw.buf = append(rw.buf, p...)
 }
 
 // encWrite compresses p.

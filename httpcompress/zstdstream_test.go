@@ -120,8 +120,9 @@ func TestZstdStreamDecodes(t *testing.T) {
 	}
 }
 
-// TestZstdStreamAllocs checks that streamed zstd responses at SpeedFastest,
-// flushed and above one block, allocate nothing in steady state.
+// TestZstdStreamAllocs checks that zstd responses at SpeedFastest,
+// flushed, above one block, and whole bodies of up to one block written in
+// pieces, allocate nothing in steady state.
 // (klauspost's encoder, which streamed them before, allocates once per
 // stream of more than one block.)
 func TestZstdStreamAllocs(t *testing.T) {
@@ -137,6 +138,8 @@ func TestZstdStreamAllocs(t *testing.T) {
 		{"flushed", Handler(streamingHandler(body[:20<<10], []int{2000}, 1))},
 		{"above one block", Handler(streamingHandler(body[:128<<10+100], []int{1 << 30}, 0))},
 		{"above one block, flushed", Handler(streamingHandler(body, []int{16 << 10}, 2))},
+		{"whole body of 100 KiB in 4 KiB writes", Handler(streamingHandler(body[:100<<10], []int{4 << 10}, 0))},
+		{"whole body of one block in 3000-byte writes", Handler(streamingHandler(body[:128<<10], []int{3000}, 0))},
 	} {
 		wantHandlerAllocs(t, tc.name, func() {
 			w.n = 0
