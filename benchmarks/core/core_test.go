@@ -131,8 +131,23 @@ func BenchmarkSlice(b *testing.B) {
 		})
 	})
 	b.Run("impl=pool.Pool", func(b *testing.B) {
-		// A pool.Pool of []int that truncates on Put, as its doc
-		// suggests for slices.
+		// pool.Pool[[]int] through GetPtr and PutPtr: the box goes out
+		// and back with the slice, the header written back.
+		p := pool.New(func() []int { return make([]int, 0, 16) })
+		run(b, func() int {
+			sp := p.GetPtr()
+			s := (*sp)[:0]
+			s = append(s, 42)
+			v := s[0]
+			*sp = s
+			p.PutPtr(sp)
+			return v
+		})
+	})
+	b.Run("impl=pool.Pool-Get", func(b *testing.B) {
+		// pool.Pool[[]int] through Get and Put, with a reset that
+		// truncates: each moves the slice in or out of a box and
+		// recycles the box.
 		p := pool.New(func() []int { return make([]int, 0, 16) },
 			pool.WithReset(func(s []int) []int { return s[:0] }))
 		run(b, func() int {

@@ -33,10 +33,12 @@ per_op() { # bench
 	echo $(((hi - lo) / 1000000))
 }
 for b in 'Pool/impl=sync.Pool' 'Pool/impl=poolkit' \
-	'Slice/impl=sync.Pool-writeback' 'Slice/impl=poolkit' 'Slice/impl=pool.Pool' \
+	'Slice/impl=sync.Pool-writeback' 'Slice/impl=poolkit' 'Slice/impl=pool.Pool' 'Slice/impl=pool.Pool-Get' \
 	'Replicate/impl=sync.Pool-writeback' 'Replicate/impl=poolkit' \
 	'Buffer/size=64/impl=poolkit' 'Buffer/size=64/impl=bytebufferpool' \
 	'Buffer/size=10000/impl=poolkit' 'Buffer/size=10000/impl=bytebufferpool'; do
 	case $b in *"$filter"*) ;; *) continue ;; esac
-	echo "$b/mode=serial $(per_op "^Benchmark$b/mode=serial\$") instructions/op"
+	# Anchor every level of the name: impl=pool.Pool alone would also
+	# match impl=pool.Pool-Get.
+	echo "$b/mode=serial $(per_op "^Benchmark$(echo "$b" | sed 's|/|$/^|g')\$/^mode=serial\$") instructions/op"
 done
