@@ -321,9 +321,11 @@ func (p *Pool[T]) dropBox(box *T) {
 // its box, which costs them a second sync.Pool operation each to recycle
 // the box. GetPtr and PutPtr hand the box itself out and back, so they
 // cost one sync.Pool operation each, as a hand-written sync.Pool of *[]E
-// with the header written back does. For a pool without options they are
-// inlined into the caller. For pointer-shaped T they work, but cost more
-// than Get and Put, which need no box.
+// with the header written back does. For a pool of slices or interfaces
+// without options they are inlined into the caller; for structs, strings
+// and pools with options they take a slower path, which still needs no
+// second sync.Pool operation once the pool holds boxes. For pointer-shaped
+// T they work, but cost more than Get and Put, which need no box.
 //
 // Pools mix both pairs freely: a value Put can come back from GetPtr and
 // one PutPtr from Get.
