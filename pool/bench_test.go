@@ -65,6 +65,17 @@ func BenchmarkGetPut(b *testing.B) {
 			p.Put(s[:0])
 		}
 	})
+	b.Run("impl=pool.Pool-slice-GetPtr/mode=serial", func(b *testing.B) {
+		p := pool.New(func() []byte { return make([]byte, 0, 64) })
+		b.ReportAllocs()
+		for b.Loop() {
+			sp := p.GetPtr()
+			s := append((*sp)[:0], 'x')
+			sinkByte = s[0]
+			*sp = s
+			p.PutPtr(sp)
+		}
+	})
 	b.Run("impl=sync.Pool/mode=parallel", func(b *testing.B) {
 		p := sync.Pool{New: func() any { return new(object) }}
 		b.ReportAllocs()

@@ -9,3 +9,6 @@ type checkState[T any] struct{}
 
 func (p *Pool[T]) checkedGet() T  { _ = p.chk; panic("unreachable: checked mode is off") }
 func (p *Pool[T]) checkedPut(v T) { panic("unreachable: checked mode is off") }
+
+func (p *Pool[T]) checkedGetPtr() *T  { panic("unreachable: checked mode is off") }
+func (p *Pool[T]) checkedPutPtr(b *T) { panic("unreachable: checked mode is off") }

@@ -54,3 +54,22 @@ func (p *Pool[T]) checkedPut(v T) {
 	}
 	p.chk.held.Put(v, site)
 }
+
+// checkedGetPtr is GetPtr in checked mode: checkedGet's value in a new
+// box.
+func (p *Pool[T]) checkedGetPtr() *T {
+	box := new(T)
+	*box = p.checkedGet()
+	return box
+}
+
+// checkedPutPtr is PutPtr in checked mode: checkedPut of the value. The
+// box is left as it is, so that a second PutPtr of it is a second Put of
+// the same value, which checkedPut reports; the box itself is not
+// checked after PutPtr, but what the value owns is.
+func (p *Pool[T]) checkedPutPtr(b *T) {
+	if b == nil {
+		return
+	}
+	p.checkedPut(*b)
+}

@@ -58,15 +58,20 @@ import (
 // types, such as slices and small structs, would allocate an interface box on
 // every Put; Pool stores them in *T boxes instead and recycles the boxes, so a
 // Get followed by a Put allocates nothing in steady state whatever T is.
+// GetPtr and PutPtr hand the box itself to the caller and back, which
+// spares the recycling.
 //
 // # Cost
 //
 // For a pointer-shaped T and a pool without options, Get and Put are
 // inlined into the caller and cost what the same calls on a raw sync.Pool
-// cost, plus a load and a compare. Boxed values and options (reset, keep,
-// stats) take a slower path through an interface method call: in
-// BenchmarkGetPut a Get and Put of a []byte costs about three times one of
-// a pointer, and a pointer pool with a reset function about twice.
+// cost, plus a load and a compare. So do GetPtr and PutPtr for a slice or
+// interface T and a pool without options: they cost what a raw sync.Pool
+// of *[]E with the slice header written back costs. Get and Put of boxed
+// values, and options (reset, keep, stats), take a slower path through an
+// interface method call: in BenchmarkGetPut a Get and Put of a []byte
+// costs about three times one of a pointer, and a pointer pool with a
+// reset function about twice.
 type Pool[T any] struct {
 	noCopy noCopy
 	chk    checkState[T] // empty unless built with -tags poolkitcheck
@@ -184,6 +189,8 @@ func get[T any](p *Pool[T], poolGet func(*sync.Pool) any, slow func(slowPath[T])
 type slowPath[T any] interface {
 	getSlow() T
 	putSlow(T)
+	getPtrSlow() *T
+	putPtrSlow(*T)
 }
 
 // getSlow is Get for pools that are not yet set up, count stats or box
@@ -241,10 +248,18 @@ func put[T any](p *Pool[T], v T, poolPut func(*sync.Pool, any), slow func(slowPa
 // putSlow is Put for pools that are not yet set up, have hooks or box
 // their values.
 func (p *Pool[T]) putSlow(v T) {
+	p.store(v, nil)
+}
+
+// store is Put of v, with box, when it is not nil, the box to keep a
+// boxed v in (PutPtr's); without one a recycled box is taken.
+func (p *Pool[T]) store(v T, box *T) {
 	mode := p.modeOf()
 	shape := mode & shapeMask
 	canBeNil := shape == shapePointer || mode&nilBit != 0
+	var zero T
 	if canBeNil && isNilPointer(&v) {
+		p.dropBox(box)
 		return
 	}
 	if p.stats != nil {
@@ -254,6 +269,7 @@ func (p *Pool[T]) putSlow(v T) {
 		if p.stats != nil {
 			p.stats.drops.Add(1)
 		}
+		p.dropBox(box)
 		return
 	}
 	if p.reset != nil {
@@ -262,18 +278,134 @@ func (p *Pool[T]) putSlow(v T) {
 	// A reset that returns nil must not put a nil into the sync.Pool:
 	// Get would hand it out instead of calling New.
 	if canBeNil && isNilPointer(&v) {
+		p.dropBox(box)
 		return
 	}
 	if shape == shapePointer {
 		p.values.Put(v)
+		if box != nil {
+			*box = zero // the box must not pin the value while it waits for reuse
+			p.boxes.Put(box)
+		}
 		return
 	}
-	box, _ := p.boxes.Get().(*T)
 	if box == nil {
-		box = new(T)
+		box, _ = p.boxes.Get().(*T)
+		if box == nil {
+			box = new(T)
+		}
 	}
 	*box = v
 	p.values.Put(box)
+}
+
+// dropBox keeps box, PutPtr's box whose value was not kept, empty for
+// reuse; a nil box is left alone.
+func (p *Pool[T]) dropBox(box *T) {
+	if box != nil {
+		var zero T
+		*box = zero
+		p.boxes.Put(box)
+	}
+}
+
+// GetPtr takes a value from the pool as Get does, and returns it in a box
+// of its own, *T, that belongs to the caller until it passes the box to
+// PutPtr. The caller reads and replaces the value through the box: for a
+// slice, s := (*b)[:0], append to s, then *b = s before PutPtr(b), so that
+// the grown slice, not the one taken, goes back.
+//
+// GetPtr and PutPtr are Get and Put for values that are not
+// pointer-shaped (slices, strings, structs, interfaces): the pool keeps
+// such values in *T boxes, and Get and Put move each value in and out of
+// its box, which costs them a second sync.Pool operation each to recycle
+// the box. GetPtr and PutPtr hand the box itself out and back, so they
+// cost one sync.Pool operation each, as a hand-written sync.Pool of *[]E
+// with the header written back does. For a pool of slices or interfaces
+// without options they are inlined into the caller; for structs, strings
+// and pools with options they take a slower path, which still needs no
+// second sync.Pool operation once the pool holds boxes. For pointer-shaped
+// T they work, but cost more than Get and Put, which need no box.
+//
+// Pools mix both pairs freely: a value Put can come back from GetPtr and
+// one PutPtr from Get.
+func (p *Pool[T]) GetPtr() *T {
+	if check.Enabled {
+		return p.checkedGetPtr()
+	}
+	return getPtr(p, (*sync.Pool).Get, slowPath[T].getPtrSlow)
+}
+
+// getPtr is GetPtr, shaped like get so that GetPtr inlines.
+func getPtr[T any](p *Pool[T], poolGet func(*sync.Pool) any, slow func(slowPath[T]) *T) *T {
+	if atomic.LoadUint32(&p.mode) == shapeBoxed|nilBit {
+		// A pool of slices or interfaces without hooks: values holds
+		// only *T boxes, each with a non-nil value.
+		if box := dataWord[*T](poolGet(&p.values)); box != nil {
+			return box
+		}
+	}
+	return slow(p)
+}
+
+// getPtrSlow is GetPtr for an empty pool, and for pools that are not yet
+// set up, have hooks or hold pointer-shaped values.
+func (p *Pool[T]) getPtrSlow() *T {
+	mode := p.modeOf()
+	if mode&shapeMask == shapePointer {
+		v := p.getSlow()
+		box, _ := p.boxes.Get().(*T)
+		if box == nil {
+			box = new(T)
+		}
+		*box = v
+		return box
+	}
+	if p.stats != nil {
+		p.stats.gets.Add(1)
+	}
+	if box, _ := p.values.Get().(*T); box != nil {
+		return box
+	}
+	box := new(T)
+	*box = p.make()
+	return box
+}
+
+// PutPtr hands the box b, which GetPtr returned, back to the pool with
+// the value *b, as Put(*b) would: a nil *b is not kept, and the pool's
+// keep and reset functions apply to *b. PutPtr(nil) is a no-op.
+//
+// After PutPtr the caller must not use b, *b, nor anything that aliases
+// *b (a slice re-sliced from it, its bytes): the next Get or GetPtr,
+// possibly on another goroutine, owns them. Copy out what you still need
+// before calling PutPtr.
+func (p *Pool[T]) PutPtr(b *T) {
+	if check.Enabled {
+		p.checkedPutPtr(b)
+		return
+	}
+	putPtr(p, b, (*sync.Pool).Put, slowPath[T].putPtrSlow)
+}
+
+// putPtr is PutPtr, shaped like put so that PutPtr inlines.
+func putPtr[T any](p *Pool[T], b *T, poolPut func(*sync.Pool, any), slow func(slowPath[T], *T)) {
+	// A boxed pool without hooks whose T can be nil (a slice or an
+	// interface) keeps b as it is unless *b is nil; a nil b or a value of
+	// another shape goes the slow way.
+	if atomic.LoadUint32(&p.mode) == shapeBoxed|nilBit && b != nil && !isNilPointer(b) {
+		poolPut(&p.values, b)
+		return
+	}
+	slow(p, b)
+}
+
+// putPtrSlow is PutPtr for a nil box or value, and for pools that are not
+// yet set up, have hooks or hold values other than slices and interfaces.
+func (p *Pool[T]) putPtrSlow(b *T) {
+	if b != nil {
+		p.store(*b, b)
+	}
 }
 
 // Stats returns the pool's counts. They are all zero, and Counting is

@@ -48,26 +48,13 @@ func (p *Pool[E]) limits(k int) (quarantine, most int) {
 	return most / 2, most
 }
 
-// checkedInfo returns p.info as Get and Put use it, the one from before
-// EnableStats when the pool counts, and whether it counts.
-func (p *Pool[E]) checkedInfo() (info uint64, counting bool) {
-	info = p.info.Load()
-	if info == 0 {
-		info = p.init()
-	}
-	if si := p.stats.info.Load(); si != 0 {
-		return si, true
-	}
-	return info, false
-}
-
 func (p *Pool[E]) checkedGet(n int) []E {
-	info, counting := p.checkedInfo()
+	info, counting := p.slowInfo()
 	if counting {
 		p.stats.gets.Add(1)
 	}
 	c := classOf(n)
-	if c > int(info>>2) {
+	if !keeps(info, 1<<c) {
 		if counting {
 			p.stats.news.Add(1)
 		}
@@ -101,7 +88,7 @@ func (p *Pool[E]) checkedGet(n int) []E {
 }
 
 func (p *Pool[E]) checkedPut(s []E) {
-	info, counting := p.checkedInfo()
+	info, counting := p.slowInfo()
 	c := cap(s)
 	if c == 0 || unsafe.Sizeof(*new(E)) == 0 {
 		return
@@ -117,7 +104,7 @@ func (p *Pool[E]) checkedPut(s []E) {
 	if counting {
 		p.stats.puts.Add(1)
 	}
-	if c < 1<<minClass || c > 1<<(info>>2) {
+	if !keeps(info, c) {
 		if counting {
 			p.stats.drops.Add(1)
 		}

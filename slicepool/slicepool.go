@@ -55,8 +55,10 @@ const DefaultMaxCap = 1 << 16
 
 // minClass is the smallest size class: Get never returns a capacity below
 // 1<<minClass, so tiny requests share one class instead of spreading over
-// several nearly empty ones.
-const minClass = 4
+// several nearly empty ones. It is no larger than that, because when E
+// holds pointers Put clears the whole capacity, at a cost that grows with
+// it: a Get(5) served with 16 elements would clear 16 on every Put.
+const minClass = 3
 
 // Pool is a pool of []E, safe for concurrent use. The zero value is ready to
 // use and keeps slices of capacity up to DefaultMaxCap. A Pool must not be
@@ -73,9 +75,13 @@ type Pool[E any] struct {
 	MaxCap int
 
 	// info is zero until the first Get or Put, then
-	// maxClass<<2 | hasPointers<<1 | 1, where 1<<maxClass is the largest
-	// capacity kept and hasPointers says whether Put must clear elements.
-	// One load tells Get and Put all they need about the pool.
+	// span<<2 | hasPointers<<1 | 1, where span is 1 + the largest
+	// capacity kept - the smallest (1<<minClass), so that a capacity c is
+	// kept exactly when uint(c - 1<<minClass) < span, and hasPointers says
+	// whether Put must clear elements. One load and one compare tell Get
+	// and Put whether the fast path applies; span is zero before the
+	// first use and while the pool counts stats, which sends every call
+	// to the slow path.
 	info atomic.Uint64
 
 	// classes[k] holds *E pointing at the first element of an array of
@@ -88,7 +94,7 @@ type Pool[E any] struct {
 // Get returns a slice of length 0 and capacity at least n, taken from the
 // pool when one of the right size class is there, else newly made. For n up
 // to MaxCap the capacity is that of n's size class, the power of two at or
-// above n (at least 16); larger requests get exactly n and are not kept by
+// above n (at least 8); larger requests get exactly n and are not kept by
 // Put. A negative n counts as 0.
 //
 // The slice belongs to the caller until it is passed to Put; its elements
@@ -98,21 +104,15 @@ func (p *Pool[E]) Get(n int) []E {
 	if check.Enabled {
 		return p.checkedGet(n)
 	}
-	info := p.info.Load()
-	if info == 0 {
-		info = p.init()
-	}
 	c := classOf(n)
-	if c > int(info>>2) { // always, with stats: see EnableStats
-		return p.getOther(n, c)
+	size := 1 << (c & (bits.UintSize - 1)) // c < bits.UintSize: the mask only spares the compiler's shift check
+	if keeps(p.info.Load(), size) {
+		if first := firstOf(p.classes[c].Get()); first != nil {
+			return emptySlice[E](first, size)
+		}
+		return make([]E, 0, size)
 	}
-	if first, _ := p.classes[c].Get().(*E); first != nil {
-		// Put stored a pointer to the start of an array with at least
-		// 1<<c elements, so this slice stays within that one allocation,
-		// which the pointer kept alive while it was pooled.
-		return unsafe.Slice(first, 1<<c)[:0]
-	}
-	return make([]E, 0, 1<<c)
+	return p.getOther(n)
 }
 
 // Put hands s back to the pool. Slices with a capacity above the pool's
@@ -130,11 +130,8 @@ func (p *Pool[E]) Put(s []E) {
 		return
 	}
 	info := p.info.Load()
-	if info == 0 {
-		info = p.init()
-	}
 	c := cap(s)
-	if c < 1<<minClass || c > 1<<(info>>2) { // always, with stats
+	if !keeps(info, c) {
 		p.putOther(s)
 		return
 	}
@@ -148,24 +145,44 @@ func (p *Pool[E]) Put(s []E) {
 	p.classes[bits.Len(uint(c))-1].Put(unsafe.SliceData(s[:c]))
 }
 
+// keeps reports whether a pool with the given info keeps slices of
+// capacity c: whether c is within [1<<minClass, the largest capacity
+// kept], which is never while info's span is zero.
+func keeps(info uint64, c int) bool {
+	return uint64(c-1<<minClass) < info>>2
+}
+
 // maxMaxClass is the largest class a MaxCap can select: 1<<maxMaxClass is
-// the largest power of two an int can hold with room to spare.
+// the largest power of two an int can hold with room to spare, and
+// info's span, shifted left by two, still fits in 64 bits.
 const maxMaxClass = bits.UintSize - 2
 
-// init works out p.info on first use, so that the zero Pool needs no
-// constructor.
-func (p *Pool[E]) init() uint64 {
-	maxClass := classOf(DefaultMaxCap)
+// maxClass returns the largest class the pool keeps.
+func (p *Pool[E]) maxClass() int {
 	switch {
 	case p.MaxCap > 1<<maxMaxClass:
-		maxClass = maxMaxClass
+		return maxMaxClass
 	case p.MaxCap > 0:
-		maxClass = classOf(p.MaxCap)
+		return classOf(p.MaxCap)
 	}
-	info := uint64(maxClass)<<2 | 1
+	return classOf(DefaultMaxCap)
+}
+
+// fullInfo returns p.info as it is when the pool does not count stats:
+// the span of capacities kept and whether E holds pointers.
+func (p *Pool[E]) fullInfo() uint64 {
+	span := uint64(1)<<p.maxClass() - 1<<minClass + 1
+	info := span<<2 | 1
 	if check.HasPointers(reflect.TypeFor[E]()) {
 		info |= 2
 	}
+	return info
+}
+
+// init works out p.info on first use, so that the zero Pool needs no
+// constructor, and returns it.
+func (p *Pool[E]) init() uint64 {
+	info := p.fullInfo()
 	// Concurrent first uses compute the same value; any of them may
 	// win, but none may undo EnableStats.
 	if !p.info.CompareAndSwap(0, info) {
@@ -178,11 +195,11 @@ func (p *Pool[E]) init() uint64 {
 // Stats. Call it before the pool is used, so that the counts start
 // together.
 //
-// Counting costs nothing until it is enabled: it sets the largest class
-// that Get and Put compare with to zero, so that every Get and Put takes
-// the path of an oversized slice, which counts and then does what the
-// fast path would have done, at the cost of a call and the shared
-// counters' atomic adds.
+// Counting costs nothing until it is enabled: it sets the span of
+// capacities that Get and Put compare with to zero, so that every Get and
+// Put takes the slow path, which counts and then does what the fast path
+// would have done, at the cost of a call and the shared counters' atomic
+// adds.
 func (p *Pool[E]) EnableStats() {
 	for {
 		info := p.info.Load()
@@ -202,7 +219,7 @@ func (p *Pool[E]) EnableStats() {
 // Stats returns the pool's counts since EnableStats; without it they are
 // all zero. Puts counts the Puts of a slice of non-zero capacity, News
 // the Gets that made a slice (the class was empty, or n was above
-// MaxCap), and Drops the Puts whose slice was not kept (under 16 or over
+// MaxCap), and Drops the Puts whose slice was not kept (under 8 or over
 // MaxCap elements).
 func (p *Pool[E]) Stats() pool.Stats {
 	return pool.Stats{
@@ -217,44 +234,64 @@ func (p *Pool[E]) Stats() pool.Stats {
 // counters are a Pool's stats.
 type counters struct {
 	// info is the pool's info as it was before EnableStats zeroed its
-	// largest class; zero while the pool is not counting.
+	// span; zero while the pool is not counting.
 	info                    atomic.Uint64
 	gets, puts, news, drops atomic.Uint64
 }
 
-// getOther is Get for a request over MaxCap, and for every Get of a pool
-// with stats.
-func (p *Pool[E]) getOther(n, c int) []E {
-	info := p.stats.info.Load()
+// slowInfo returns the info that Get and Put go by on their slow path,
+// setting the pool up on its first use: that from before EnableStats when
+// the pool counts (and then counting is true), else p.info.
+func (p *Pool[E]) slowInfo() (info uint64, counting bool) {
+	info = p.info.Load()
 	if info == 0 {
-		return make([]E, 0, n) // never kept, so not worth rounding up
+		info = p.init()
 	}
-	p.stats.gets.Add(1)
-	if c > int(info>>2) {
-		p.stats.news.Add(1)
-		return make([]E, 0, n)
+	if si := p.stats.info.Load(); si != 0 {
+		return si, true
 	}
-	if first, _ := p.classes[c].Get().(*E); first != nil {
-		return unsafe.Slice(first, 1<<c)[:0] // as in Get
-	}
-	p.stats.news.Add(1)
-	return make([]E, 0, 1<<c)
+	return info, false
 }
 
-// putOther is Put for a slice the pool does not keep, and for every Put
-// of a pool with stats.
-func (p *Pool[E]) putOther(s []E) {
-	info := p.stats.info.Load()
-	if info == 0 {
-		return
+// getOther is Get for a request over MaxCap, for the first Get of a pool
+// and for every Get of a pool with stats.
+func (p *Pool[E]) getOther(n int) []E {
+	c := classOf(n)
+	size := 1 << (c & (bits.UintSize - 1))
+	info, counting := p.slowInfo()
+	if counting {
+		p.stats.gets.Add(1)
 	}
+	if !keeps(info, size) { // over MaxCap
+		if counting {
+			p.stats.news.Add(1)
+		}
+		return make([]E, 0, max(n, 0)) // never kept, so not worth rounding up
+	}
+	if first := firstOf(p.classes[c].Get()); first != nil {
+		return emptySlice[E](first, size)
+	}
+	if counting {
+		p.stats.news.Add(1)
+	}
+	return make([]E, 0, size)
+}
+
+// putOther is Put for a slice the pool does not keep, for the first Put
+// of a pool and for every Put of a pool with stats.
+func (p *Pool[E]) putOther(s []E) {
+	info, counting := p.slowInfo()
 	c := cap(s)
 	if c == 0 {
 		return
 	}
-	p.stats.puts.Add(1)
-	if c < 1<<minClass || c > 1<<(info>>2) {
-		p.stats.drops.Add(1)
+	if counting {
+		p.stats.puts.Add(1)
+	}
+	if !keeps(info, c) {
+		if counting {
+			p.stats.drops.Add(1)
+		}
 		return
 	}
 	if info&2 != 0 { // as in Put
@@ -263,13 +300,45 @@ func (p *Pool[E]) putOther(s []E) {
 	p.classes[bits.Len(uint(c))-1].Put(unsafe.SliceData(s[:c]))
 }
 
+// firstOf returns the pointer held in x, an interface that a sync.Pool of
+// the pool's classes returned: nil or a *E that Put stored, pointing at
+// the first element of a pooled array.
+//
+// It reads the interface's data word, which for a pointer is the pointer
+// itself and for a nil interface is nil, rather than assert x.(*E): the
+// classes hold nothing else, so the assertion's load of *E's type from
+// the generic dictionary and its compare would buy nothing.
+func firstOf(x any) unsafe.Pointer {
+	type eface struct{ typ, data unsafe.Pointer }
+	return (*eface)(unsafe.Pointer(&x)).data
+}
+
+// emptySlice returns a slice of length 0 and capacity size over the array
+// whose first element first points at, which must hold at least size
+// elements of E (Put stored first for a slice of at least that capacity,
+// and the pointer kept the array alive while it was pooled).
+//
+// It builds the slice header itself rather than call unsafe.Slice, whose
+// checks that size is not negative and that size elements fit in the
+// address space take ten instructions on amd64 and cannot fail here: size
+// is a power of two no larger than MaxCap rounded up, and no larger than
+// the capacity the array was made with.
+func emptySlice[E any](first unsafe.Pointer, size int) []E {
+	type sliceHeader struct {
+		data     unsafe.Pointer
+		len, cap int
+	}
+	h := sliceHeader{first, 0, size}
+	return *(*[]E)(unsafe.Pointer(&h))
+}
+
 // classOf returns the size class for a request of n elements: the smallest
 // k >= minClass with 1<<k >= n.
 func classOf(n int) int {
-	if n <= 1<<minClass {
-		return minClass
-	}
-	return bits.Len(uint(n - 1))
+	// For n up to 1<<minClass the operand is 1<<minClass - 1, whose
+	// length is minClass; above, setting the low bits of n-1 does not
+	// change its length.
+	return bits.Len(uint(max(n, 1)-1) | (1<<minClass - 1))
 }
 
 // noCopy may be embedded into structs which must not be copied after first

@@ -18,9 +18,12 @@ func TestGetCapacity(t *testing.T) {
 		n       int
 		wantCap int
 	}{
-		{0, -5, 16},
-		{0, 0, 16},
-		{0, 1, 16},
+		{0, -5, 8},
+		{0, 0, 8},
+		{0, 1, 8},
+		{0, 5, 8},
+		{0, 8, 8},
+		{0, 9, 16},
 		{0, 16, 16},
 		{0, 17, 32},
 		{0, 32, 32},
@@ -75,8 +78,9 @@ func TestPutKeepsAndDrops(t *testing.T) {
 		kept   bool
 	}{
 		{"nil", 0, nil, 0, false},
-		{"below the smallest class", 0, make([]byte, 15), 0, false},
-		{"smallest class", 0, make([]byte, 3, 16), 16, true},
+		{"below the smallest class", 0, make([]byte, 7), 0, false},
+		{"smallest class", 0, make([]byte, 3, 8), 8, true},
+		{"odd cap in the smallest class", 0, make([]byte, 3, 15), 8, true},
 		{"odd cap serves its floor class", 0, make([]byte, 0, 100), 64, true},
 		{"odd cap is not handed to a larger class", 0, make([]byte, 0, 100), 65, false},
 		{"at DefaultMaxCap", 0, make([]byte, 0, slicepool.DefaultMaxCap), slicepool.DefaultMaxCap, true},

@@ -43,7 +43,7 @@ func TestStats(t *testing.T) {
 	}
 	big := p.Get(5000)        // miss: over MaxCap
 	p.Put(big)                // drop
-	p.Put(make([]*int, 0, 8)) // drop: too small
+	p.Put(make([]*int, 0, 7)) // drop: too small
 	p.Put(nil)                // not a Put
 	want := pool.Stats{Gets: 7, Puts: 8, News: 2, Drops: 2, Counting: true}
 	if got := p.Stats(); got != want {

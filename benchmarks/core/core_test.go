@@ -130,6 +130,78 @@ func BenchmarkSlice(b *testing.B) {
 			return v
 		})
 	})
+	b.Run("impl=pool.Pool", func(b *testing.B) {
+		// pool.Pool[[]int] through GetPtr and PutPtr: the box goes out
+		// and back with the slice, the header written back.
+		p := pool.New(func() []int { return make([]int, 0, 16) })
+		run(b, func() int {
+			sp := p.GetPtr()
+			s := (*sp)[:0]
+			s = append(s, 42)
+			v := s[0]
+			*sp = s
+			p.PutPtr(sp)
+			return v
+		})
+	})
+	b.Run("impl=pool.Pool-Get", func(b *testing.B) {
+		// pool.Pool[[]int] through Get and Put, with a reset that
+		// truncates: each moves the slice in or out of a box and
+		// recycles the box.
+		p := pool.New(func() []int { return make([]int, 0, 16) },
+			pool.WithReset(func(s []int) []int { return s[:0] }))
+		run(b, func() int {
+			s := p.Get()
+			s = append(s, 42)
+			v := s[0]
+			p.Put(s)
+			return v
+		})
+	})
+}
+
+// replicateInput is what BenchmarkReplicate copies.
+const replicateInput = "12345"
+
+// BenchmarkReplicate: the string replication of ludwig125's article
+// "golangのsync.Poolで速度改善したい", n=5: Get a []string, append the
+// same string five times, read the result, Put it back.
+func BenchmarkReplicate(b *testing.B) {
+	const n = 5
+	check := func(ss []string) int {
+		if len(ss) != n || ss[n-1] != replicateInput {
+			panic("replicate: wrong result")
+		}
+		return len(ss[0])
+	}
+	b.Run("impl=sync.Pool-writeback", func(b *testing.B) {
+		// The article's pool, a *[]string that starts empty, with its
+		// use after Put fixed: the result is read before the Put.
+		p := sync.Pool{New: func() any { return new([]string) }}
+		run(b, func() int {
+			sp := p.Get().(*[]string)
+			ss := (*sp)[:0]
+			for range n {
+				ss = append(ss, replicateInput)
+			}
+			v := check(ss)
+			*sp = ss
+			p.Put(sp)
+			return v
+		})
+	})
+	b.Run("impl=poolkit", func(b *testing.B) {
+		var p slicepool.Pool[string]
+		run(b, func() int {
+			ss := p.Get(n)
+			for range n {
+				ss = append(ss, replicateInput)
+			}
+			v := check(ss)
+			p.Put(ss)
+			return v
+		})
+	})
 }
 
 // BenchmarkBuffer: Get a buffer, write size bytes, Put it back.

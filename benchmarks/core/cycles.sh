@@ -33,6 +33,8 @@ for _ in $(seq "$rounds"); do
 done
 "$benchstat" -filter '.name:Pool' -col /impl "$out"
 echo
-"$benchstat" -filter '.name:Slice' -col '/impl@(sync.Pool-writeback poolkit sync.Pool-value)' "$out"
+"$benchstat" -filter '.name:Slice' -col '/impl@(sync.Pool-writeback pool.Pool poolkit pool.Pool-Get sync.Pool-value)' "$out"
+echo
+"$benchstat" -filter '.name:Replicate' -col '/impl@(sync.Pool-writeback poolkit)' "$out"
 echo
 "$benchstat" -filter '.name:Buffer' -col '/impl@(poolkit bytebufferpool go-buffer-pool sync.Pool-bytes.Buffer)' "$out"

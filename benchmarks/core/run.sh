@@ -17,6 +17,8 @@ go test -run '^$' -bench . -benchtime "$benchtime" -count "$count" ./core | tee 
 units='.unit:(sec/op OR cpu-sec/op OR allocs/op)'
 "$benchstat" -filter ".name:Pool $units" -col /impl "$out"
 echo
-"$benchstat" -filter ".name:Slice $units" -col '/impl@(sync.Pool-writeback poolkit sync.Pool-value)' "$out"
+"$benchstat" -filter ".name:Slice $units" -col '/impl@(sync.Pool-writeback pool.Pool poolkit pool.Pool-Get sync.Pool-value)' "$out"
+echo
+"$benchstat" -filter ".name:Replicate $units" -col '/impl@(sync.Pool-writeback poolkit)' "$out"
 echo
 "$benchstat" -filter ".name:Buffer $units" -col '/impl@(poolkit bytebufferpool go-buffer-pool sync.Pool-bytes.Buffer)' "$out"

@@ -102,6 +102,8 @@ func TestMisuseStops(t *testing.T) {
 		{"bytebuf-len-after-put", report, `bytebuf.Buffer.Len called after Put (Put at main.go:{bytebuf-len-put})`, "bytebuf-len"},
 		{"pool-write-after-put", report, `pool.Pool[*main.object] value written after Put (Put at main.go:{pool-write-put})`, ""},
 		{"pool-slice-write-after-put", report, `pool.Pool[[]*main.object] value written after Put (Put at main.go:{pool-slice-write-put})`, ""},
+		{"pool-double-putptr", report, `pool.Pool[[]int] value Put again after Put (first Put at main.go:{pool-putptr1})`, "pool-putptr2"},
+		{"pool-putptr-write-after-put", report, `pool.Pool[[]int] value written after Put (Put at main.go:{pool-putptr-write-put})`, ""},
 		{"slicepool-pointers-write-after-put", report, `slicepool.Pool[*main.object] slice written after Put (Put at main.go:{slicepool-ptr-write-put})`, ""},
 		{"bytebuf-read-after-put", fault, "", "bytebuf-read"},
 		{"bytebuf-write-after-put", fault, "", "bytebuf-write"},

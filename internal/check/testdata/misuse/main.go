@@ -155,6 +155,24 @@ var programs = map[string]func(){
 			p.Put(p.Get())
 		}
 	},
+	"pool-double-putptr": func() {
+		p := pool.New(func() []int { return make([]int, 0, 8) })
+		b := p.GetPtr()
+		*b = append(*b, 1)
+		p.PutPtr(b) // L:pool-putptr1
+		p.PutPtr(b) // L:pool-putptr2
+	},
+	"pool-putptr-write-after-put": func() {
+		p := pool.New(func() []int { return make([]int, 0, 8) })
+		b := p.GetPtr()
+		s := append((*b)[:0], 1)
+		*b = s
+		p.PutPtr(b) // L:pool-putptr-write-put
+		s[0] = 2
+		for range 1000 {
+			p.PutPtr(p.GetPtr())
+		}
+	},
 	"slicepool-pointers-write-after-put": func() {
 		var p slicepool.Pool[*object]
 		s := append(p.Get(4), &object{})
