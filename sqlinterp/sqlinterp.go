@@ -57,8 +57,8 @@ type Options struct {
 // numbers and operators only), after "--" followed by a byte from 0x7F up,
 // or after a NUL byte; a ? right after @ or \.
 //
-// A literal that would touch a quote, a word or another literal gets a
-// space on that side: "SELECT ??" gives "SELECT 'a' 'b'", where the two
+// A literal that would touch a quote, a word, another literal or the sign
+// of an exponent (1e-?) gets a space on that side: "SELECT ??" gives "SELECT 'a' 'b'", where the two
 // literals written together would be one string to the server (see the
 // package documentation).
 //
@@ -266,25 +266,37 @@ func querySpaces(query string, holes []int32, count int, o *Options) int {
 }
 
 // fuses marks the bytes that would fuse with a literal they touch, so that
-// the server would not read the literal as the value it holds: letters,
-// digits, _, $, ., ' and bytes from 0x80 up. Every literal Append writes
-// begins with ', _, N, - or a digit and ends with ', L or a digit, and
+// the server would not read the literal as the value it holds.
+//
+// The server's lexer reads the longest token it can. Every literal Append
+// writes begins with ', _, N, - or a digit and ends with ', L or a digit,
+// so a literal fuses with the text before it when that text ends in a
+// token one of those bytes can extend, and with the text after it when
+// that text begins with a byte that can extend the literal's last token:
 //
 //   - ' after ' is an escaped quote: the literals 'v' and 'x' written
 //     together are one string, v'x;
 //   - a letter, digit, _, $ or byte from 0x80 up before a literal makes a
 //     prefix or a longer word of it: x'41' is hex, N'…' national,
-//     _latin1'…' an introducer, a_binary'…' a column and an alias, 1e-5 a
+//     _latin1'…' an introducer, a_binary'…' a column and an alias, 1e5 a
 //     float, x5 and 15 one name or number;
+//   - a + or - after an e or E is the sign of an exponent that waits for
+//     its digits: 1e-5 is a float, where 1e - 5 is the column 1e minus 5,
+//     and 1E+1.5 the float 1E+1 followed by .5;
 //   - a . before or after a number makes a decimal (1.5) or, after a
 //     name, the name of a column (t.5);
 //   - a letter, digit, _, $, . or byte from 0x80 up after a number or
 //     NULL makes a longer word of it: 5e1, 5x, NULLx, 5.5.
 //
-// A space between them keeps each a token of its own; a space between two
-// tokens outside quotes and comments changes nothing else (it is never put
-// after -, so it makes no "-- " comment). Marking ' and the words on both
-// sides is more than each case needs, and simpler to check.
+// No other token is extended by a literal: - then -5 is --5, no comment
+// ("--" is one only before a blank or a control byte); no literal begins
+// with * (which would make /* of a /), nor with the =, <, >, |, & or : that
+// make two-byte operators; a ? after @ or \ is refused. A space between
+// them keeps each a token of its own; a space between two tokens outside
+// quotes and comments changes nothing else (it is put after a - only when
+// an e is before that, so it makes no "-- " comment). Marking ' and the
+// words on both sides, and a sign after any e, is more than each case
+// needs, and simpler to check.
 var fuses = func() (t [256]uint8) {
 	for c := range 256 {
 		if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c >= 0x80 ||
@@ -295,14 +307,17 @@ var fuses = func() (t [256]uint8) {
 	// A ? in code right before a placeholder is one too (@? and \? are
 	// refused), and every literal ends with a byte that fuses.
 	t['?'] = beforeLiteral
+	t['+'], t['-'] = signBefore, signBefore
 	return t
 }()
 
 // The bits of fuses: the byte fuses with a literal when it stands right
-// before it, or right after it.
+// before it, or right after it; or, a sign, when it stands right before
+// it after an e or E.
 const (
 	beforeLiteral = 1 << iota
 	afterLiteral
+	signBefore
 )
 
 // spaceBefore and spaceAfter report whether the literal that replaces
@@ -310,7 +325,11 @@ const (
 // the byte there fuses with it. Two placeholders in a row get one space
 // between their literals, before the second.
 func spaceBefore(query string, p int) bool {
-	return p > 0 && fuses[query[p-1]]&beforeLiteral != 0
+	if p == 0 {
+		return false
+	}
+	f := fuses[query[p-1]]
+	return f&beforeLiteral != 0 || f&signBefore != 0 && p >= 2 && query[p-2]|0x20 == 'e'
 }
 
 func spaceAfter(query string, p int) bool {
