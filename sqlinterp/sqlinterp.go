@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/poolkit/poolkit/internal/digits"
 	"github.com/poolkit/poolkit/internal/overlap"
 )
 
@@ -116,7 +117,7 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	if err != nil {
 		return dst, err
 	}
-	var found [64]int32 // the first placeholders' offsets
+	var found [64]int32 // the first placeholders, as holes
 	count, kept, err := findPlaceholders(query, o, &found)
 	if err != nil {
 		return dst, err
@@ -124,6 +125,9 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	holes := found[:kept]
 	if count != nargs {
 		return dst, &CountError{Placeholders: count, Args: nargs}
+	}
+	if o.MaxSize <= 0 && kept == count {
+		return appendHoles(dst, query, holes, vals, typed, estimate, o)
 	}
 	// The query's own bytes, to which the literals add, and the spaces
 	// between them: at most two per placeholder. When the most the output
@@ -142,7 +146,7 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	for n := 0; ; n++ {
 		var p int
 		if n < len(holes) { // placeholder's common case, inlined
-			p = int(holes[n])
+			p = int(holes[n] >> holeShift)
 		} else {
 			p = placeholder(query, holes, n, nargs, last, o)
 		}
@@ -210,28 +214,117 @@ func countFrom(query string, i int, o *Options) (int, error) {
 }
 
 // findPlaceholders returns the number of placeholders in query, having
-// stored the offsets of the first of them in found (the first kept, all
-// of them when they fit, none when the query is too long for int32
-// offsets), or the error that refuses the query.
+// stored the first of them in found as holes (the first kept, all of them
+// when they fit, none when the query is too long for a hole's offset), or
+// the error that refuses the query.
+//
+// Its loop steps over the bytes that are code and cannot start a quoted
+// part or a comment, and takes a ? with nothing before it that refuses it
+// as a placeholder at once; from any other byte of special it reads on as
+// nextPlaceholder does. The checks of comments and executable comments
+// run only there, and the bytes around a placeholder are looked up once,
+// here, so that a query with no quote, no comment and no literal that
+// touches its neighbours pays for none of them.
 func findPlaceholders(query string, o *Options, found *[64]int32) (count, kept int, err error) {
 	keep := len(found)
-	if len(query) > math.MaxInt32 {
+	if len(query) > math.MaxInt32>>holeShift {
 		keep = 0
 	}
-	for i := 0; ; i++ {
-		p, err := nextPlaceholder(query, i, o)
-		if err != nil {
-			return 0, 0, err
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		if !special[c] {
+			continue
 		}
-		if p == len(query) {
-			return count, min(count, keep), nil
+		if c != '?' || i > 0 && (query[i-1] == '@' || query[i-1] == '\\') {
+			p, err := nextPlaceholder(query, i, o)
+			if err != nil {
+				return 0, 0, err
+			}
+			if p == len(query) {
+				break
+			}
+			i = p
 		}
-		if count < keep {
-			found[count] = int32(p)
+		if count < keep { // the hole, written out here, where the calls inline
+			h := int32(i) << holeShift
+			if spaceBefore(query, i) {
+				h |= holeSpaceBefore
+			}
+			if spaceAfter(query, i) {
+				h |= holeSpaceAfter
+			}
+			found[count] = h
 		}
 		count++
-		i = p
 	}
+	return count, min(count, keep), nil
+}
+
+// A hole is a placeholder as findPlaceholders keeps it: its offset in the
+// query shifted left by holeShift, and bits that say whether its literal
+// needs a space before it (spaceBefore) and after it (spaceAfter).
+const (
+	holeSpaceBefore = 1 << iota
+	holeSpaceAfter
+	holeShift = iota
+)
+
+// appendHoles is appendQuery's common case: no MaxSize, and every
+// placeholder among the holes that findPlaceholders kept. Everything that
+// can fail has been checked. It appends the query's text between the
+// holes, with the spaces they ask for, and the literals, and grows dst as
+// appendParsed does, so that both give a dst of the same capacity: once
+// up front to the estimate of the result's size, then only when escapes
+// take it past that.
+func appendHoles(dst []byte, query string, holes []int32, vals []driver.Value, typed []arg, estimate int, o *Options) ([]byte, error) {
+	start := len(dst)
+	if n := len(query) + estimate; cap(dst)-start < n {
+		dst = grow(dst, start, n, o)
+	}
+	last, owed := 0, 0 // the text not yet copied; a space owed after the last literal
+	var err error
+	for n, h := range holes {
+		p := int(h >> holeShift)
+		before := int(h & holeSpaceBefore)
+		if k := owed + p - last + before; cap(dst)-len(dst) < k {
+			dst = grow(dst, start, k, o)
+		}
+		if owed != 0 {
+			dst = append(dst, ' ')
+		}
+		dst = append(dst, query[last:p]...)
+		if before != 0 {
+			dst = append(dst, ' ')
+		}
+		if typed != nil {
+			dst, err = appendLiteral(dst, start, &typed[n], n, o)
+		} else {
+			// The common types written here, without appendValue's
+			// call and checks of a limit there is none of.
+			switch v := vals[n].(type) {
+			case int64:
+				dst = digits.AppendInt(dst, v)
+			case string:
+				dst = append(dst, '\'')
+				dst = appendEscaped(dst, v, o.NoBackslashEscapes)
+				dst = append(dst, '\'')
+			default:
+				dst, err = appendValue(dst, start, v, n, o)
+			}
+		}
+		if err != nil {
+			return dst[:start], err
+		}
+		owed = int(h&holeSpaceAfter) / holeSpaceAfter
+		last = p + 1
+	}
+	if k := owed + len(query) - last; cap(dst)-len(dst) < k {
+		dst = grow(dst, start, k, o)
+	}
+	if owed != 0 {
+		dst = append(dst, ' ')
+	}
+	return append(dst, query[last:]...), nil
 }
 
 // placeholder returns the offset of placeholder k of the count in query,
@@ -239,7 +332,7 @@ func findPlaceholders(query string, o *Options, found *[64]int32) (count, kept i
 // kept, or past them read on from last, just past placeholder k-1.
 func placeholder(query string, holes []int32, k, count, last int, o *Options) int {
 	if k < len(holes) {
-		return int(holes[k])
+		return int(holes[k] >> holeShift)
 	}
 	if k < count {
 		p, _ := nextPlaceholder(query, last, o) // no error: findPlaceholders read it
