@@ -409,13 +409,25 @@ func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byt
 // math.Pi, wait longer for strconv.
 func formatFloat(buf *[24]byte, v float64) []byte {
 	// A decimal of at most 4 places that reads back as v is at least
-	// 1e-4 (or 0, which AppendShortFloat refuses).
-	if math.Abs(v) < 1e6 {
+	// 1e-4 (or 0, which AppendShortFloat refuses). Times 1e4 it is
+	// within 1.5 units in the last place of a whole number below 1e10,
+	// less than 3e-6; a float farther than 1e-5 from one, as math.Pi
+	// is, need not be tried. (Either way the text is strconv's.)
+	if a := math.Abs(v); a < 1e6 && nearFourPlaces(a) {
 		if lit, ok := digits.AppendShortFloat(buf[:0], v, 4); ok {
 			return lit
 		}
 	}
 	return strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+}
+
+// nearFourPlaces reports whether a, from 0 up to 1e6, times 1e4 is
+// within 1e-5 of a whole number, as every decimal of at most 4 places is
+// (TestNearFourPlaces).
+func nearFourPlaces(a float64) bool {
+	f := a * 1e4
+	frac := f - math.Floor(f)
+	return frac < 1e-5 || frac > 1-1e-5
 }
 
 func appendTimeArg(dst []byte, start int, v time.Time, index int, o *Options) ([]byte, error) {
