@@ -154,6 +154,24 @@ func checkArgs(free overlap.Region, vals []driver.Value, typed []arg, o *Options
 				}
 				least, estimate = least+len(v)+2, estimate+len(v)+len(v)/8+2
 				continue
+			case float64:
+				if v-v == 0 { // not NaN or ±Inf, which floatArgError refuses
+					least, estimate = least+1, estimate+24
+					continue
+				}
+			case bool:
+				least, estimate = least+1, estimate+1
+				continue
+			case []byte:
+				if v == nil {
+					least, estimate = least+len("NULL"), estimate+len("NULL")
+					continue
+				}
+				if free.Holds(unsafe.SliceData(v), len(v)) {
+					return 0, 0, overlapError(vals, nil, i)
+				}
+				least, estimate = least+len(v)+len("_binary''"), estimate+len(v)+len(v)/8+len("_binary''")
+				continue
 			}
 			l, e, data, size, err := valueSizes(v, i, o)
 			if err != nil {

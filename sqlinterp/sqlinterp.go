@@ -300,7 +300,10 @@ func appendHoles(dst []byte, query string, holes []int32, vals []driver.Value, t
 			dst, err = appendLiteral(dst, start, &typed[n], n, o)
 		} else {
 			// The common types written here, without appendValue's
-			// call and checks of a limit there is none of.
+			// calls and its checks of a limit there is none of; each
+			// grows dst as appendLiteral does for its kind, so that
+			// Append, AppendArgs and Query.AppendArgs end with the
+			// same capacity.
 			switch v := vals[n].(type) {
 			case int64:
 				dst = digits.AppendInt(dst, v)
@@ -308,6 +311,31 @@ func appendHoles(dst []byte, query string, holes []int32, vals []driver.Value, t
 				dst = append(dst, '\'')
 				dst = appendEscaped(dst, v, o.NoBackslashEscapes)
 				dst = append(dst, '\'')
+			case float64:
+				var buf [24]byte
+				lit := formatFloat(&buf, v)
+				if cap(dst)-len(dst) < len(lit) {
+					dst = grow(dst, start, len(lit), o)
+				}
+				dst = append(dst, lit...)
+			case bool:
+				if cap(dst) == len(dst) {
+					dst = grow(dst, start, 1, o)
+				}
+				dst = append(dst, '0')
+				if v {
+					dst[len(dst)-1] = '1'
+				}
+			case []byte:
+				if v == nil {
+					dst, err = appendNull(dst, start, o)
+					break
+				}
+				dst = append(dst, "_binary'"...)
+				dst = appendEscaped(dst, v, o.NoBackslashEscapes)
+				dst = append(dst, '\'')
+			case time.Time:
+				dst, err = appendTimeArg(dst, start, v, n, o)
 			default:
 				dst, err = appendValue(dst, start, v, n, o)
 			}
