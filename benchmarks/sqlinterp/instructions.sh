@@ -17,8 +17,8 @@
 #     of the driver's source, at the version benchmarks/go.mod requires,
 #     and built there with the driver's own benchmark_test.go.
 #
-# Each figure is the difference between a run of 1300 and one of 300
-# iterations of the benchmark, over 1000, so the set-up cancels out. The
+# Each figure is the difference between a run of 5300 and one of 300
+# iterations of the benchmark, over 5000, so the set-up cancels out. The
 # binaries are built with the go command on PATH (set GOTOOLCHAIN to pick
 # another release); the garbage collector is off, so the figures leave
 # out GC work (the driver allocates its result string, sqlinterp into a
@@ -46,8 +46,8 @@ count() { # binary bench iterations
 }
 per_op() { # name binary bench
 	lo=$(count "$2" "$3" 300)
-	hi=$(count "$2" "$3" 1300)
-	echo "$1 $(((hi - lo) / 1000)) instructions/op"
+	hi=$(count "$2" "$3" 5300)
+	echo "$1 $(((hi - lo) / 5000)) instructions/op"
 }
 per_op methane/reuse "$tmp/poolkit.test" '^BenchmarkAppend$/^methane/reuse$'
 per_op methane/typed "$tmp/poolkit.test" '^BenchmarkAppendArgs$/^methane/typed$'
