@@ -83,13 +83,15 @@
 //
 // A literal never touches a byte it would fuse with: where the byte
 // before or after it in the query, or another literal, is a letter, a
-// digit, _, $, ., ' or a byte from 0x80 up, a space goes between them.
-// Without it, the literals 'a' and 'b' written together would be the one
-// string a'b (a doubled quote stands for one), x then '41' a hex literal,
-// 1 then 5 the number 15, 5 then e1 the number 50. So "SELECT ??" with
-// "a" and "b" gives "SELECT 'a' 'b'" (adjacent strings, which SQL
-// concatenates), and "SELECT 1?" with 5 gives "SELECT 1 5" (a syntax
-// error, not 15).
+// digit, _, $, ., ' or a byte from 0x80 up, or the byte before it is a +
+// or - that follows an e or E, a space goes between them. Without it, the
+// literals 'a' and 'b' written together would be the one string a'b (a
+// doubled quote stands for one), x then '41' a hex literal, 1 then 5 the
+// number 15, 5 then e1 the number 50, 1e- then 5 the number 0.00001. So
+// "SELECT ??" with "a" and "b" gives "SELECT 'a' 'b'" (adjacent strings,
+// which SQL concatenates), "SELECT 1?" with 5 gives "SELECT 1 5" (a syntax
+// error, not 15), and "SELECT 1e-? FROM t" with 5 gives
+// "SELECT 1e- 5 FROM t" (the column 1e minus 5).
 //
 // # Safety
 //

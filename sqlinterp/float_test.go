@@ -89,3 +89,31 @@ func FuzzFloat(f *testing.F) {
 		}
 	})
 }
+
+// TestNearFourPlaces checks that formatFloat's quick test lets through
+// every float that is the nearest to a decimal of at most 4 places below
+// 1e6, and the floats next to them, which AppendShortFloat may write:
+// the ends of the range and random decimals of each length.
+func TestNearFourPlaces(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pow := []float64{1, 10, 100, 1e3, 1e4}
+	check := func(m int64, k int) {
+		v := float64(m) / pow[k]
+		for _, x := range []float64{v, math.Nextafter(v, 0), math.Nextafter(v, 1e6)} {
+			if x < 1e6 && !nearFourPlaces(x) {
+				t.Fatalf("nearFourPlaces(%v) = false; it is %d/1e%d or next to it", x, m, k)
+			}
+		}
+	}
+	for k := range pow {
+		for _, m := range []int64{0, 1, 999999 * int64(pow[k]), 1e6*int64(pow[k]) - 1} {
+			check(m, k)
+		}
+		for range 200000 {
+			check(r.Int64N(1e6*int64(pow[k])), k)
+		}
+	}
+	if nearFourPlaces(math.Pi) {
+		t.Error("nearFourPlaces(math.Pi) = true; want false, so that it goes to strconv at once")
+	}
+}

@@ -142,6 +142,37 @@ func argOf(v driver.Value) (a arg, ok bool) {
 func checkArgs(free overlap.Region, vals []driver.Value, typed []arg, o *Options) (least, estimate int, err error) {
 	if typed == nil {
 		for i, v := range vals {
+			// The common types, their sizes as valueSizes gives them,
+			// without its call; the others through it.
+			switch v := v.(type) {
+			case int64, uint64:
+				least, estimate = least+1, estimate+20
+				continue
+			case string:
+				if free.Holds(unsafe.StringData(v), len(v)) {
+					return 0, 0, overlapError(vals, nil, i)
+				}
+				least, estimate = least+len(v)+2, estimate+len(v)+len(v)/8+2
+				continue
+			case float64:
+				if v-v == 0 { // not NaN or ±Inf, which floatArgError refuses
+					least, estimate = least+1, estimate+24
+					continue
+				}
+			case bool:
+				least, estimate = least+1, estimate+1
+				continue
+			case []byte:
+				if v == nil {
+					least, estimate = least+len("NULL"), estimate+len("NULL")
+					continue
+				}
+				if free.Holds(unsafe.SliceData(v), len(v)) {
+					return 0, 0, overlapError(vals, nil, i)
+				}
+				least, estimate = least+len(v)+len("_binary''"), estimate+len(v)+len(v)/8+len("_binary''")
+				continue
+			}
 			l, e, data, size, err := valueSizes(v, i, o)
 			if err != nil {
 				return 0, 0, err
@@ -396,13 +427,25 @@ func appendFloat(dst []byte, start int, v float64, index int, o *Options) ([]byt
 // math.Pi, wait longer for strconv.
 func formatFloat(buf *[24]byte, v float64) []byte {
 	// A decimal of at most 4 places that reads back as v is at least
-	// 1e-4 (or 0, which AppendShortFloat refuses).
-	if math.Abs(v) < 1e6 {
+	// 1e-4 (or 0, which AppendShortFloat refuses). Times 1e4 it is
+	// within 1.5 units in the last place of a whole number below 1e10,
+	// less than 3e-6; a float farther than 1e-5 from one, as math.Pi
+	// is, need not be tried. (Either way the text is strconv's.)
+	if a := math.Abs(v); a < 1e6 && nearFourPlaces(a) {
 		if lit, ok := digits.AppendShortFloat(buf[:0], v, 4); ok {
 			return lit
 		}
 	}
 	return strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+}
+
+// nearFourPlaces reports whether a, from 0 up to 1e6, times 1e4 is
+// within 1e-5 of a whole number, as every decimal of at most 4 places is
+// (TestNearFourPlaces).
+func nearFourPlaces(a float64) bool {
+	f := a * 1e4
+	frac := f - math.Floor(f)
+	return frac < 1e-5 || frac > 1-1e-5
 }
 
 func appendTimeArg(dst []byte, start int, v time.Time, index int, o *Options) ([]byte, error) {
@@ -559,17 +602,21 @@ func appendTime(dst []byte, t time.Time, loc *time.Location) ([]byte, error) {
 	if t.IsZero() {
 		return append(dst, "'0000-00-00'"...), nil
 	}
-	if loc == nil {
-		loc = time.UTC
+	var year, month, day, hour, min, sec int
+	if loc == nil || loc == time.UTC {
+		year, month, day, hour, min, sec = utcDate(t.Unix())
+	} else {
+		t = t.In(loc)
+		var m time.Month
+		year, m, day = t.Date()
+		month = int(m)
+		hour, min, sec = t.Clock()
 	}
-	t = t.In(loc)
-	year, month, day := t.Date()
 	if year < 1 || year > 9999 {
 		return dst, yearError(year)
 	}
-	hour, min, sec := t.Clock()
 	y1, y2 := 2*(year/100), 2*(year%100)
-	mo, d := 2*int(month), 2*day
+	mo, d := 2*month, 2*day
 	h, mi, s := 2*hour, 2*min, 2*sec
 	dst = append(dst, '\'',
 		digits.Pairs[y1], digits.Pairs[y1+1], digits.Pairs[y2], digits.Pairs[y2+1], '-',
@@ -586,6 +633,40 @@ func appendTime(dst []byte, t time.Time, loc *time.Location) ([]byte, error) {
 			digits.Pairs[c], digits.Pairs[c+1])
 	}
 	return append(dst, '\''), nil
+}
+
+// utcDate returns the date and time of day in UTC of the Unix time u,
+// which time.Time's In, Date and Clock reach through the time's location
+// and a longer path. The date is the proleptic Gregorian calendar's, as
+// time's is, found by counting whole 400-year eras (146097 days each) from
+// 0000-03-01, then the years within the era, with each year starting in
+// March so that a leap day is its last (Howard Hinnant's days_from_civil
+// and civil_from_days, http://howardhinnant.github.io/date_algorithms.html).
+func utcDate(u int64) (year, month, day, hour, min, sec int) {
+	days, s := u/86400, u%86400
+	if s < 0 {
+		days, s = days-1, s+86400
+	}
+	hour, min, sec = int(s/3600), int(s/60%60), int(s%60)
+	z := days + 719468 // days since 0000-03-01
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097                                  // day of the era, 0 to 146096
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // year of the era, 0 to 399
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // day of the year from March 1, 0 to 365
+	mp := (5*doy + 2) / 153                                // month from March, 0 to 11
+	day = int(doy - (153*mp+2)/5 + 1)
+	month = int(mp + 3)
+	if mp >= 10 {
+		month = int(mp - 9)
+	}
+	year = int(yoe + era*400)
+	if month <= 2 {
+		year++
+	}
+	return year, month, day, hour, min, sec
 }
 
 type yearError int

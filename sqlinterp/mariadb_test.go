@@ -405,6 +405,9 @@ func TestMariaDBTouching(t *testing.T) {
 		// A word before a value: 1e-5 would be 0.00001, x'41' would be A,
 		// a_binary'v' the column a_binary.
 		{query: "SELECT 1e? FROM (SELECT 3 AS `1e`) t", args: []driver.Value{int64(-5)}, want: []any{"-2"}},
+		// A sign after an exponent's e: 1e-5 would be 0.00001, 1E+1.5 the
+		// float 1E+1 and then .5, a syntax error.
+		{query: "SELECT 1e-?, 1E+?, 1e+? FROM (SELECT 3 AS `1e`) t", args: []driver.Value{int64(5), 1.5, int64(-1)}, want: []any{"-2", "4.5", "2"}},
 		{query: "SELECT x? FROM (SELECT 7 AS x) t", args: []driver.Value{"41"}, cols: []string{"41"}, want: []any{"7"}},
 		{query: "SELECT a? FROM (SELECT 3 AS a, 4 AS a_binary) t", args: []driver.Value{[]byte("v")}, errno: errParse},
 		// Numbers that would join: 15, 12, 1.5, 5.5, the column 5 of t.
@@ -867,8 +870,10 @@ func (g *queryGen) query() string {
 		switch g.r.IntN(13) {
 		case 0, 1, 2, 3, 9, 10, 11:
 			b.WriteString("?")
-		case 12: // a placeholder touching a quote or another one
-			b.WriteString([...]string{"??", "?'x'", "'x'?", "?" + g.quoted(), g.quoted() + "?", "'x'??'y'", "?e1", "1?"}[g.r.IntN(8)])
+		case 12: // a placeholder touching a quote, another one, a word, a number or an operator
+			glued := [...]string{"??", "?'x'", "'x'?", "?" + g.quoted(), g.quoted() + "?", "'x'??'y'", "?e1", "1?",
+				"1e-?", "1E+?", "1.5e-?", "0x?", "1.?", "X'41'?", "b'1'?", "N?", "_binary?", "--?", "1/?", "?e-1", "?.5", "?--1"}
+			b.WriteString(glued[g.r.IntN(len(glued))])
 		case 4:
 			b.WriteString([...]string{"@", `\`, "@@"}[g.r.IntN(3)] + "?")
 		case 5, 6:

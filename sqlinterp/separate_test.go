@@ -37,6 +37,11 @@ var separateCases = []struct {
 	{"SELECT 1?, 0x?, $?, é?", []driver.Value{int64(5), int64(5), int64(5), true}, "SELECT 1 5, 0x 5, $ 5, é 1"},
 	{"SELECT 1e?", []driver.Value{int64(-5)}, "SELECT 1e -5"},
 	{"SELECT n?", []driver.Value{nil}, "SELECT n NULL"},
+	// A sign after an exponent's e makes the literal its digits: the
+	// column 1e minus 5 would be the float 1e-5, and 1e-1.5 the float
+	// 1e-1 followed by .5.
+	{"SELECT 1e-?, 1E+?, 1.5e-?, .5E+?", []driver.Value{int64(5), 1.5, uint64(7), int64(-2)}, "SELECT 1e- 5, 1E+ 1.5, 1.5e- 7, .5E+ -2"},
+	{"SELECT a-?, a+?, 1--?, e--?", []driver.Value{int64(5), int64(5), int64(5), int64(5)}, "SELECT a-5, a+5, 1--5, e--5"},
 	// A word or a dot after a number or NULL makes a longer one.
 	{"SELECT ?e1, ?x, ?$, ?_", []driver.Value{int64(5), 1.5, uint64(7), nil}, "SELECT 5 e1, 1.5 x, 7 $, NULL _"},
 	{"SELECT ?.5, 1.?, t.?", []driver.Value{int64(5), int64(5), int64(5)}, "SELECT 5 .5, 1. 5, t. 5"},

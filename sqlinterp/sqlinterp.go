@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/poolkit/poolkit/internal/digits"
 	"github.com/poolkit/poolkit/internal/overlap"
 )
 
@@ -57,8 +58,8 @@ type Options struct {
 // numbers and operators only), after "--" followed by a byte from 0x7F up,
 // or after a NUL byte; a ? right after @ or \.
 //
-// A literal that would touch a quote, a word or another literal gets a
-// space on that side: "SELECT ??" gives "SELECT 'a' 'b'", where the two
+// A literal that would touch a quote, a word, another literal or the sign
+// of an exponent (1e-?) gets a space on that side: "SELECT ??" gives "SELECT 'a' 'b'", where the two
 // literals written together would be one string to the server (see the
 // package documentation).
 //
@@ -116,7 +117,7 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	if err != nil {
 		return dst, err
 	}
-	var found [64]int32 // the first placeholders' offsets
+	var found [64]int32 // the first placeholders, as holes
 	count, kept, err := findPlaceholders(query, o, &found)
 	if err != nil {
 		return dst, err
@@ -124,6 +125,9 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	holes := found[:kept]
 	if count != nargs {
 		return dst, &CountError{Placeholders: count, Args: nargs}
+	}
+	if o.MaxSize <= 0 && kept == count {
+		return appendHoles(dst, query, holes, vals, typed, estimate, o)
 	}
 	// The query's own bytes, to which the literals add, and the spaces
 	// between them: at most two per placeholder. When the most the output
@@ -142,7 +146,7 @@ func appendQuery(dst []byte, query string, vals []driver.Value, typed []arg, o *
 	for n := 0; ; n++ {
 		var p int
 		if n < len(holes) { // placeholder's common case, inlined
-			p = int(holes[n])
+			p = int(holes[n] >> holeShift)
 		} else {
 			p = placeholder(query, holes, n, nargs, last, o)
 		}
@@ -210,28 +214,145 @@ func countFrom(query string, i int, o *Options) (int, error) {
 }
 
 // findPlaceholders returns the number of placeholders in query, having
-// stored the offsets of the first of them in found (the first kept, all
-// of them when they fit, none when the query is too long for int32
-// offsets), or the error that refuses the query.
+// stored the first of them in found as holes (the first kept, all of them
+// when they fit, none when the query is too long for a hole's offset), or
+// the error that refuses the query.
+//
+// Its loop steps over the bytes that are code and cannot start a quoted
+// part or a comment, and takes a ? with nothing before it that refuses it
+// as a placeholder at once; from any other byte of special it reads on as
+// nextPlaceholder does. The checks of comments and executable comments
+// run only there, and the bytes around a placeholder are looked up once,
+// here, so that a query with no quote, no comment and no literal that
+// touches its neighbours pays for none of them.
 func findPlaceholders(query string, o *Options, found *[64]int32) (count, kept int, err error) {
 	keep := len(found)
-	if len(query) > math.MaxInt32 {
+	if len(query) > math.MaxInt32>>holeShift {
 		keep = 0
 	}
-	for i := 0; ; i++ {
-		p, err := nextPlaceholder(query, i, o)
-		if err != nil {
-			return 0, 0, err
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		if !special[c] {
+			continue
 		}
-		if p == len(query) {
-			return count, min(count, keep), nil
+		if c != '?' || i > 0 && (query[i-1] == '@' || query[i-1] == '\\') {
+			p, err := nextPlaceholder(query, i, o)
+			if err != nil {
+				return 0, 0, err
+			}
+			if p == len(query) {
+				break
+			}
+			i = p
 		}
-		if count < keep {
-			found[count] = int32(p)
+		if count < keep { // the hole, written out here, where the calls inline
+			h := int32(i) << holeShift
+			if spaceBefore(query, i) {
+				h |= holeSpaceBefore
+			}
+			if spaceAfter(query, i) {
+				h |= holeSpaceAfter
+			}
+			found[count] = h
 		}
 		count++
-		i = p
 	}
+	return count, min(count, keep), nil
+}
+
+// A hole is a placeholder as findPlaceholders keeps it: its offset in the
+// query shifted left by holeShift, and bits that say whether its literal
+// needs a space before it (spaceBefore) and after it (spaceAfter).
+const (
+	holeSpaceBefore = 1 << iota
+	holeSpaceAfter
+	holeShift = iota
+)
+
+// appendHoles is appendQuery's common case: no MaxSize, and every
+// placeholder among the holes that findPlaceholders kept. Everything that
+// can fail has been checked. It appends the query's text between the
+// holes, with the spaces they ask for, and the literals, and grows dst as
+// appendParsed does, so that both give a dst of the same capacity: once
+// up front to the estimate of the result's size, then only when escapes
+// take it past that.
+func appendHoles(dst []byte, query string, holes []int32, vals []driver.Value, typed []arg, estimate int, o *Options) ([]byte, error) {
+	start := len(dst)
+	if n := len(query) + estimate; cap(dst)-start < n {
+		dst = grow(dst, start, n, o)
+	}
+	last, owed := 0, 0 // the text not yet copied; a space owed after the last literal
+	var err error
+	for n, h := range holes {
+		p := int(h >> holeShift)
+		before := int(h & holeSpaceBefore)
+		if k := owed + p - last + before; cap(dst)-len(dst) < k {
+			dst = grow(dst, start, k, o)
+		}
+		if owed != 0 {
+			dst = append(dst, ' ')
+		}
+		dst = append(dst, query[last:p]...)
+		if before != 0 {
+			dst = append(dst, ' ')
+		}
+		if typed != nil {
+			dst, err = appendLiteral(dst, start, &typed[n], n, o)
+		} else {
+			// The common types written here, without appendValue's
+			// calls and its checks of a limit there is none of; each
+			// grows dst as appendLiteral does for its kind, so that
+			// Append, AppendArgs and Query.AppendArgs end with the
+			// same capacity.
+			switch v := vals[n].(type) {
+			case int64:
+				dst = digits.AppendInt(dst, v)
+			case string:
+				dst = append(dst, '\'')
+				dst = appendEscaped(dst, v, o.NoBackslashEscapes)
+				dst = append(dst, '\'')
+			case float64:
+				var buf [24]byte
+				lit := formatFloat(&buf, v)
+				if cap(dst)-len(dst) < len(lit) {
+					dst = grow(dst, start, len(lit), o)
+				}
+				dst = append(dst, lit...)
+			case bool:
+				if cap(dst) == len(dst) {
+					dst = grow(dst, start, 1, o)
+				}
+				dst = append(dst, '0')
+				if v {
+					dst[len(dst)-1] = '1'
+				}
+			case []byte:
+				if v == nil {
+					dst, err = appendNull(dst, start, o)
+					break
+				}
+				dst = append(dst, "_binary'"...)
+				dst = appendEscaped(dst, v, o.NoBackslashEscapes)
+				dst = append(dst, '\'')
+			case time.Time:
+				dst, err = appendTimeArg(dst, start, v, n, o)
+			default:
+				dst, err = appendValue(dst, start, v, n, o)
+			}
+		}
+		if err != nil {
+			return dst[:start], err
+		}
+		owed = int(h&holeSpaceAfter) / holeSpaceAfter
+		last = p + 1
+	}
+	if k := owed + len(query) - last; cap(dst)-len(dst) < k {
+		dst = grow(dst, start, k, o)
+	}
+	if owed != 0 {
+		dst = append(dst, ' ')
+	}
+	return append(dst, query[last:]...), nil
 }
 
 // placeholder returns the offset of placeholder k of the count in query,
@@ -239,7 +360,7 @@ func findPlaceholders(query string, o *Options, found *[64]int32) (count, kept i
 // kept, or past them read on from last, just past placeholder k-1.
 func placeholder(query string, holes []int32, k, count, last int, o *Options) int {
 	if k < len(holes) {
-		return int(holes[k])
+		return int(holes[k] >> holeShift)
 	}
 	if k < count {
 		p, _ := nextPlaceholder(query, last, o) // no error: findPlaceholders read it
@@ -266,25 +387,37 @@ func querySpaces(query string, holes []int32, count int, o *Options) int {
 }
 
 // fuses marks the bytes that would fuse with a literal they touch, so that
-// the server would not read the literal as the value it holds: letters,
-// digits, _, $, ., ' and bytes from 0x80 up. Every literal Append writes
-// begins with ', _, N, - or a digit and ends with ', L or a digit, and
+// the server would not read the literal as the value it holds.
+//
+// The server's lexer reads the longest token it can. Every literal Append
+// writes begins with ', _, N, - or a digit and ends with ', L or a digit,
+// so a literal fuses with the text before it when that text ends in a
+// token one of those bytes can extend, and with the text after it when
+// that text begins with a byte that can extend the literal's last token:
 //
 //   - ' after ' is an escaped quote: the literals 'v' and 'x' written
 //     together are one string, v'x;
 //   - a letter, digit, _, $ or byte from 0x80 up before a literal makes a
 //     prefix or a longer word of it: x'41' is hex, N'…' national,
-//     _latin1'…' an introducer, a_binary'…' a column and an alias, 1e-5 a
+//     _latin1'…' an introducer, a_binary'…' a column and an alias, 1e5 a
 //     float, x5 and 15 one name or number;
+//   - a + or - after an e or E is the sign of an exponent that waits for
+//     its digits: 1e-5 is a float, where 1e - 5 is the column 1e minus 5,
+//     and 1E+1.5 the float 1E+1 followed by .5;
 //   - a . before or after a number makes a decimal (1.5) or, after a
 //     name, the name of a column (t.5);
 //   - a letter, digit, _, $, . or byte from 0x80 up after a number or
 //     NULL makes a longer word of it: 5e1, 5x, NULLx, 5.5.
 //
-// A space between them keeps each a token of its own; a space between two
-// tokens outside quotes and comments changes nothing else (it is never put
-// after -, so it makes no "-- " comment). Marking ' and the words on both
-// sides is more than each case needs, and simpler to check.
+// No other token is extended by a literal: - then -5 is --5, no comment
+// ("--" is one only before a blank or a control byte); no literal begins
+// with * (which would make /* of a /), nor with the =, <, >, |, & or : that
+// make two-byte operators; a ? after @ or \ is refused. A space between
+// them keeps each a token of its own; a space between two tokens outside
+// quotes and comments changes nothing else (it is put after a - only when
+// an e is before that, so it makes no "-- " comment). Marking ' and the
+// words on both sides, and a sign after any e, is more than each case
+// needs, and simpler to check.
 var fuses = func() (t [256]uint8) {
 	for c := range 256 {
 		if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c >= 0x80 ||
@@ -295,14 +428,17 @@ var fuses = func() (t [256]uint8) {
 	// A ? in code right before a placeholder is one too (@? and \? are
 	// refused), and every literal ends with a byte that fuses.
 	t['?'] = beforeLiteral
+	t['+'], t['-'] = signBefore, signBefore
 	return t
 }()
 
 // The bits of fuses: the byte fuses with a literal when it stands right
-// before it, or right after it.
+// before it, or right after it; or, a sign, when it stands right before
+// it after an e or E.
 const (
 	beforeLiteral = 1 << iota
 	afterLiteral
+	signBefore
 )
 
 // spaceBefore and spaceAfter report whether the literal that replaces
@@ -310,7 +446,11 @@ const (
 // the byte there fuses with it. Two placeholders in a row get one space
 // between their literals, before the second.
 func spaceBefore(query string, p int) bool {
-	return p > 0 && fuses[query[p-1]]&beforeLiteral != 0
+	if p == 0 {
+		return false
+	}
+	f := fuses[query[p-1]]
+	return f&beforeLiteral != 0 || f&signBefore != 0 && p >= 2 && query[p-2]|0x20 == 'e'
 }
 
 func spaceAfter(query string, p int) bool {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -757,5 +758,33 @@ func TestArgsSpareZero(t *testing.T) {
 		}
 		args.Reset()
 		check("after Reset")
+	}
+}
+
+// TestUTCDate checks the date and time of day written for UTC against
+// time.Time's own, for the ends of the DATETIME range, the days around
+// leap days and century years, and random instants of years 1 to 9999
+// and beyond (which Append refuses), from any location.
+func TestUTCDate(t *testing.T) {
+	times := []time.Time{time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(0, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Unix(0, 0), time.Unix(-1, 0)}
+	for _, y := range []int{1, 4, 100, 400, 1600, 1900, 1969, 1970, 2000, 2024, 2100, 9996} {
+		for _, md := range [][2]int{{2, 28}, {2, 29}, {3, 1}, {12, 31}, {1, 1}} {
+			times = append(times, time.Date(y, time.Month(md[0]), md[1], 23, 59, 59, 0, time.UTC))
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	zone := time.FixedZone("west", -7*3600)
+	for range 100000 {
+		sec := r.Int64N(time.Date(10001, 1, 1, 0, 0, 0, 0, time.UTC).Unix()-time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()) +
+			time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+		times = append(times, time.Unix(sec, 0).In(zone))
+	}
+	for _, tm := range times {
+		y, mo, d, h, mi, s := utcDate(tm.Unix())
+		u := tm.UTC()
+		if y != u.Year() || mo != int(u.Month()) || d != u.Day() || h != u.Hour() || mi != u.Minute() || s != u.Second() {
+			t.Fatalf("utcDate(%d) = %d-%d-%d %d:%d:%d; time says %s", tm.Unix(), y, mo, d, h, mi, s, u)
+		}
 	}
 }
