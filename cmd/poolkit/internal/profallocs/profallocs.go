@@ -7,6 +7,7 @@
 package profallocs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/numfmt"
@@ -447,8 +449,62 @@ func (r *Report) shown(top int) []memprof.Site {
 	return r.sites
 }
 
-// WriteText prints the report, at most top sites (0: all).
+// WriteText prints the report, at most top sites (0: all). Every
+// character that is not printable, but the ends of lines, is written as a
+// Go escape (\x1b, \r, \u202e): a profile's function and file names are
+// a stranger's text, and must not reach a terminal as commands.
 func (r *Report) WriteText(w io.Writer, top int) {
+	var buf bytes.Buffer
+	r.writeText(&buf, top)
+	w.Write(EscapeText(buf.Bytes()))
+}
+
+// EscapeText returns b with every character that is not printable
+// (unicode.IsPrint), but '\n', and every byte that is not UTF-8, written
+// as Go writes them in a quoted string: ESC as \x1b, BEL as \a, a
+// carriage return as \r, U+009B as \u009b, U+202E as \u202e.
+func EscapeText(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			out = fmt.Appendf(out, `\x%02x`, b[0])
+		case r == '\n' || unicode.IsPrint(r):
+			out = append(out, b[:n]...)
+		default:
+			q := strconv.QuoteRune(r)
+			out = append(out, q[1:len(q)-1]...)
+		}
+		b = b[n:]
+	}
+	return out
+}
+
+// EscapeJSON returns JSON text j with every character that is not
+// printable (unicode.IsPrint) written as a \u escape, but the '\n' and
+// spaces between values. encoding/json escapes the control characters
+// below U+0020, but writes U+009B (a terminal's CSI) and the
+// bidirectional overrides as they are.
+func EscapeJSON(j []byte) []byte {
+	out := make([]byte, 0, len(j))
+	for len(j) > 0 {
+		r, n := utf8.DecodeRune(j)
+		switch {
+		case r == '\n' || (r != utf8.RuneError || n > 1) && unicode.IsPrint(r):
+			out = append(out, j[:n]...)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		j = j[n:]
+	}
+	return out
+}
+
+func (r *Report) writeText(w io.Writer, top int) {
 	objs, byts, sampled := r.totals()
 	unitA, unitB := "allocs/s", "bytes/s"
 	if r.duration > 0 {
