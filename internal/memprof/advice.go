@@ -82,7 +82,11 @@ var blockPkgs = map[string]bool{
 }
 
 // isBlock reports whether fn is in a building-block package.
-func isBlock(fn string) bool { return blockPkgs[FuncPackage(fn)] }
+func isBlock(fn string) bool {
+	return blockFuncs.get(fn, func(fn string) bool { return blockPkgs[FuncPackage(fn)] })
+}
+
+var blockFuncs memo[bool]
 
 // classify reads one allocating stack. From the allocation outwards, the
 // first function that is not a building block decides: a compressor's
@@ -303,7 +307,11 @@ var (
 )
 
 // libraryRule matches a library function that is not a building block.
-func libraryRule(fn string) rule {
+func libraryRule(fn string) rule { return libraryRules.get(fn, libraryRuleOf) }
+
+var libraryRules memo[rule]
+
+func libraryRuleOf(fn string) rule {
 	pkg := FuncPackage(fn)
 	name := strings.TrimPrefix(fn, pkg+".")
 	switch {
@@ -341,6 +349,13 @@ var (
 	queryName = regexp.MustCompile(`(?i)sql|query|interp|stmt|statement`)
 	queryText = regexp.MustCompile(`(?i)\b(select|insert|update|delete|where|values)\b`)
 )
+
+// queryFunc reports whether a function's name says it builds SQL.
+func queryFunc(fn string) bool {
+	return queryFuncs.get(fn, func(fn string) bool { return queryName.MatchString(shortFunc(fn)) })
+}
+
+var queryFuncs memo[bool]
 
 // minShare is the part of a site's bytes and objects, on average, that a
 // finding must cover to name a package for the whole site.
@@ -415,7 +430,7 @@ func adviseSite(site *Site, user UserCode, src func(string, int64) (string, bool
 		if src != nil {
 			line, _ = src(site.User.File, site.User.Line)
 		}
-		query = queryName.MatchString(shortFunc(site.User.Func)) || queryText.MatchString(line) ||
+		query = queryFunc(site.User.Func) || queryText.MatchString(line) ||
 			(kinds[ruleSplit] && (kinds[ruleConcat] || kinds[ruleBuilder]))
 	}
 	a := adviceFor(f, query, site)

@@ -142,6 +142,11 @@ func Parse(data []byte, limit int64) (*Profile, error) {
 				ErrTooLarge, maxFrames, costFactor)
 		}
 	}
+	// Equal names get one address, for the rules' memos (see names.go).
+	names := interner{}
+	for _, fn := range prof.Function {
+		fn.Name, fn.Filename = names.intern(fn.Name), names.intern(fn.Filename)
+	}
 	for _, s := range prof.Sample {
 		if s.Value[objIdx] == 0 && s.Value[byteIdx] == 0 {
 			continue
@@ -263,7 +268,11 @@ func (p *Profile) Empty() bool {
 // FuncPackage returns the package path of a function symbol name such as
 // "example.com/m/sub.(*T).Method.func1", "example.com/m.F[go.shape.int]"
 // or "gopkg.in/yaml%2ev3.(*parser).node".
-func FuncPackage(fn string) string {
+func FuncPackage(fn string) string { return funcPackages.get(fn, funcPackage) }
+
+var funcPackages memo[string]
+
+func funcPackage(fn string) string {
 	if i := strings.IndexByte(fn, '['); i >= 0 {
 		fn = fn[:i] // type arguments may hold slashes and dots of their own
 	}
@@ -278,7 +287,11 @@ func FuncPackage(fn string) string {
 
 // IsRuntime reports whether fn is part of the allocator and the runtime's
 // conversions rather than the code that asked for memory.
-func IsRuntime(fn string) bool {
+func IsRuntime(fn string) bool { return runtimeFuncs.get(fn, isRuntime) }
+
+var runtimeFuncs memo[bool]
+
+func isRuntime(fn string) bool {
 	pkg := FuncPackage(fn)
 	return pkg == "runtime" || strings.HasPrefix(pkg, "internal/runtime/") || pkg == "internal/abi"
 }
@@ -298,7 +311,11 @@ var stdRoots = map[string]bool{
 }
 
 // IsStd reports whether pkg is a standard-library package path.
-func IsStd(pkg string) bool {
+func IsStd(pkg string) bool { return stdPackages.get(pkg, isStd) }
+
+var stdPackages memo[bool]
+
+func isStd(pkg string) bool {
 	first, _, _ := strings.Cut(pkg, "/")
 	return !strings.Contains(first, ".") && stdRoots[first]
 }
@@ -350,7 +367,7 @@ func (u UserCode) Is(fn string) bool {
 		return false
 	}
 	for _, p := range libraryPrefixes {
-		if strings.HasPrefix(pkg+"/", p) || strings.HasPrefix(pkg, p) {
+		if strings.HasPrefix(pkg, p) || (len(p) == len(pkg)+1 && strings.HasPrefix(p, pkg) && p[len(pkg)] == '/') {
 			return false
 		}
 	}

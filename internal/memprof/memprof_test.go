@@ -298,3 +298,60 @@ func TestParseFrameBomb(t *testing.T) {
 		t.Errorf("refusing it allocated %d MiB", grew>>20)
 	}
 }
+
+// TestLongNamesReadOnce checks that the rules read a long function or file
+// name a fixed number of times, however many stacks repeat it: a profile
+// of a megabyte can name a function of 16 KB on a hundred thousand
+// stacks, and reading the name on each would take time in proportion to
+// their product. The bytes read are counted, not timed.
+func TestLongNamesReadOnce(t *testing.T) {
+	long := proftest.Frame{Func: "example.com/" + strings.Repeat("a/", 2000) + "x.F", File: "/" + strings.Repeat("a/", 4000) + "f.go"}
+	names := int64(len(long.Func) + len(long.File))
+	for _, n := range []int{100, 2000} {
+		var stacks []proftest.Stack
+		for i := range n {
+			f := long
+			f.Line = int64(i%50 + 1)
+			stacks = append(stacks, proftest.Stack{Frames: []proftest.Frame{{Func: "runtime.mallocgc", File: "runtime/malloc.go", Line: 1}, f,
+				{Func: "main.main", File: "/src/main.go", Line: 3}}, Objects: int64(i + 1), Bytes: 64 * int64(i+1)})
+		}
+		p, err := Parse(proftest.Build(t, stacks), DefaultLimit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := nameWork.Load()
+		u, _ := p.MainCode()
+		p.Sites(u, nil)
+		p.Sites(UserCode{}, nil)
+		if read := nameWork.Load() - before; read > 64*names {
+			t.Errorf("%d stacks: the rules read %d bytes of long names, %d times their %d bytes", n, read, read/names, names)
+		}
+	}
+}
+
+// BenchmarkSitesLongNames shows the time to advise on a profile whose
+// stacks repeat a function of 4 KB and a file of 8 KB: the names are read
+// once, so it is about the time of a profile of short names.
+func BenchmarkSitesLongNames(b *testing.B) {
+	for _, size := range []int{10, 4000} {
+		b.Run(fmt.Sprintf("name=%d", size), func(b *testing.B) {
+			long := proftest.Frame{Func: "example.com/" + strings.Repeat("a", size) + ".F", File: "/" + strings.Repeat("a/", size) + "f.go"}
+			var stacks []proftest.Stack
+			for i := range 20000 {
+				f := long
+				f.Line = int64(i%500 + 1)
+				stacks = append(stacks, proftest.Stack{Frames: []proftest.Frame{{Func: "runtime.mallocgc", File: "runtime/malloc.go", Line: 1}, f,
+					{Func: "main.main", File: "/src/main.go", Line: 3}}, Objects: int64(i + 1), Bytes: 64 * int64(i+1)})
+			}
+			p, err := Parse(proftest.Build(b, stacks), DefaultLimit)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				u, _ := p.MainCode()
+				p.Sites(u, nil)
+			}
+		})
+	}
+}
