@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/poolkit/poolkit/internal/memprof/proftest"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof/proftest"
 )
 
 // hostileNames are names with terminal escapes: CSI and OSC sequences,

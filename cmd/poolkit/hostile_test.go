@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
-	"github.com/poolkit/poolkit/internal/memprof/proftest"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof/proftest"
 )
 
 // writeProfile writes a profile of stacks to a file of its own and

@@ -10,8 +10,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/profallocs"
-	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // profileConfig is poolkit allocs -profile's parsed command line.

@@ -25,9 +25,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/numfmt"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/source"
-	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // Config says where Read finds the profile and how it reads it.

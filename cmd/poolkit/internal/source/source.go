@@ -17,8 +17,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof"
 	"github.com/poolkit/poolkit/internal/goenv"
-	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // Lines reads lines of the files a profile names, when they are at
