@@ -15,6 +15,36 @@ type Advice struct {
 	// BytesShare and ObjectsShare are the parts of the site's bytes and
 	// objects that the finding the advice rests on covers, 0 to 1.
 	BytesShare, ObjectsShare float64
+	// Retained is set when a package's pattern fits but the site keeps
+	// what it allocates (see RetainedShare), so that no pool is named.
+	Retained bool
+}
+
+// RetainedShare is the part of the bytes a site allocated that must
+// still be in use for the site to count as retaining what it allocates
+// rather than churning it.
+//
+// A pool recycles what is dropped after each use. A heap profile says,
+// beside what each site allocated, what of it is still in use: as of
+// the last GC for a profile of totals, and for a delta profile the
+// growth over its span. When at least half of a site's bytes are still
+// in use, most of what it allocates is kept (in a cache, a map, a field,
+// or by a caller it is returned to) and would never come back to a
+// pool, so a pool is not advised there, whatever the pattern. The
+// threshold of half is the one the advice's other shares use. A site
+// whose objects are kept for a while and then replaced (a cache
+// refreshed every few seconds) shows a small share in a profile of a
+// long-running process, and is not told apart by this rule.
+const RetainedShare = 0.5
+
+// retained returns the part of the site's bytes still in use and
+// whether it reaches RetainedShare.
+func (s *Site) retained() (float64, bool) {
+	if s.Bytes <= 0 || s.InuseBytes <= 0 {
+		return 0, false
+	}
+	share := min(float64(s.InuseBytes)/float64(s.Bytes), 1)
+	return share, share >= RetainedShare
 }
 
 // Coverage returns the part of the site the advice rests on, as
@@ -435,6 +465,11 @@ func adviseSite(site *Site, user UserCode, src func(string, int64) (string, bool
 	}
 	a := adviceFor(f, query, site)
 	a.BytesShare, a.ObjectsShare = b, o
+	if share, ok := site.retained(); ok && a.Package != "" {
+		return Advice{Text: fmt.Sprintf("no pool: retained, not churned: %.0f%% of the bytes allocated here (%s) are still "+
+			"in use, kept by a cache, a map, a field or a caller it is returned to, and would not come back to a pool; "+
+			"look at what holds them", 100*share, ruleName(best)), BytesShare: b, ObjectsShare: o, Retained: true}
+	}
 	if a.Package != "" && (b+o)/2 < minShare {
 		a = Advice{Text: fmt.Sprintf("no rule for most of this site: the largest pattern, %s, covers only %.0f%% of its bytes "+
 			"and %.0f%% of its objects (%s)", ruleName(best), 100*b, 100*o, a.Text), BytesShare: b, ObjectsShare: o}

@@ -28,7 +28,10 @@ type Site struct {
 	// Sampled is about how many allocations the runtime recorded for
 	// the site: under 10 or so, its figures are little more than a guess.
 	Sampled float64
-	Advice  Advice
+	// InuseObjects and InuseBytes are what of the site's allocations was
+	// still in use, as Sample has them.
+	InuseObjects, InuseBytes int64
+	Advice                   Advice
 	// OtherLines are the other lines of the same function and file whose
 	// allocations the same advice removes, counted in this site.
 	OtherLines []int64
@@ -61,6 +64,8 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		site.Objects += s.Objects
 		site.Bytes += s.Bytes
 		site.Sampled += s.Sampled
+		site.InuseObjects += s.InuseObjects
+		site.InuseBytes += s.InuseBytes
 		site.samples = append(site.samples, s)
 		allocs[key][idOf(allocIn(s.Stack, u, ok))] += s.Bytes
 	}
@@ -109,6 +114,8 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		m.Objects += site.Objects
 		m.Bytes += site.Bytes
 		m.Sampled += site.Sampled
+		m.InuseObjects += site.InuseObjects
+		m.InuseBytes += site.InuseBytes
 		m.samples = append(m.samples, site.samples...)
 		for fn, n := range allocs[uf] {
 			mergedAllocs[m][fn] += n
@@ -249,6 +256,8 @@ func Advise(samples []Sample, user UserCode, src func(file string, line int64) (
 		}
 		site.Objects += s.Objects
 		site.Bytes += s.Bytes
+		site.InuseObjects += s.InuseObjects
+		site.InuseBytes += s.InuseBytes
 		if s.Bytes > top.Bytes || top.Stack == nil {
 			top = s
 		}

@@ -672,6 +672,14 @@ type siteJSON struct {
 	// the advice rests on, 0 to 1.
 	AdviceBytesShare  float64 `json:"advice_bytes_share"`
 	AdviceAllocsShare float64 `json:"advice_allocs_share"`
+	// InuseBytes and InuseAllocs are what of the site's allocations is
+	// still in use: as of the last GC in a profile of totals, the growth
+	// over the span in a delta; 0 when the profile has no in-use values.
+	InuseBytes  int64 `json:"inuse_bytes"`
+	InuseAllocs int64 `json:"inuse_allocs"`
+	// Retained is true when at least half of the site's bytes are still
+	// in use, so no pool is advised although a pattern fits.
+	Retained bool `json:"retained"`
 }
 
 func (r *Report) figures(objs, byts int64, sampled float64) figuresJSON {
@@ -707,7 +715,8 @@ func (r *Report) JSON(top int) JSON {
 		out.Sites = append(out.Sites, siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, OtherLines: s.OtherLines,
 			UserCode: s.IsUser, Code: r.code(s), AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, figuresJSON: r.figures(s.Objects, s.Bytes, s.Sampled),
 			Thin: r.rate > 0 && s.Sampled < thinSamples, Advice: s.Advice.Text, Package: s.Advice.Package,
-			AdviceBytesShare: s.Advice.BytesShare, AdviceAllocsShare: s.Advice.ObjectsShare})
+			AdviceBytesShare: s.Advice.BytesShare, AdviceAllocsShare: s.Advice.ObjectsShare,
+			InuseBytes: s.InuseBytes, InuseAllocs: s.InuseObjects, Retained: s.Advice.Retained})
 	}
 	return out
 }

@@ -92,7 +92,8 @@ type Stack struct {
 // Build returns a heap profile over 10 s, sampled at Go's default rate,
 // with a sample per stack: the shape net/http/pprof's allocs endpoint
 // writes, with whatever names the caller gives, hostile ones included.
-// Frames with the same function and file share a pprof function.
+// Frames with the same function and file share a pprof function, and
+// equal frames a location, as in the profiles Go writes.
 func Build(t testing.TB, stacks []Stack) []byte {
 	t.Helper()
 	p := &profile.Profile{
@@ -105,6 +106,7 @@ func Build(t testing.TB, stacks []Stack) []byte {
 		DurationNanos: 10e9,
 	}
 	funcs := map[[2]string]*profile.Function{}
+	locations := map[Frame]*profile.Location{}
 	for _, s := range stacks {
 		var locs []*profile.Location
 		for _, f := range s.Frames {
@@ -114,8 +116,12 @@ func Build(t testing.TB, stacks []Stack) []byte {
 				funcs[[2]string{f.Func, f.File}] = fn
 				p.Function = append(p.Function, fn)
 			}
-			loc := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: fn, Line: f.Line}}}
-			p.Location = append(p.Location, loc)
+			loc := locations[f]
+			if loc == nil {
+				loc = &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: fn, Line: f.Line}}}
+				locations[f] = loc
+				p.Location = append(p.Location, loc)
+			}
 			locs = append(locs, loc)
 		}
 		p.Sample = append(p.Sample, &profile.Sample{Location: locs,
