@@ -17,9 +17,8 @@
 //     state; Close returns the state to its pool and drops every reference
 //     to the caller's io.Writer or io.Reader, and is safe to call twice.
 //
-// The HTTP middleware that used to live here, Handler, moved to package
-// httpcompress, which speaks zstd as well as gzip; Handler remains as a
-// deprecated forwarder. For zstd data, see package zstdpool.
+// To compress HTTP responses, see package httpcompress, which speaks zstd
+// as well as gzip. For zstd data, see package zstdpool.
 //
 // The output is standard gzip (RFC 1952), readable by compress/gzip and the
 // gzip command; AppendDecompress and NewReader read any gzip stream,

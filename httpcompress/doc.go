@@ -1,8 +1,7 @@
 // Package httpcompress is an HTTP middleware that compresses responses
 // with zstd or gzip, as the client prefers, using pooled compressors.
 //
-// Handler(h) serves h with its responses compressed. It replaces
-// gzpool.Handler, which now forwards here.
+// Handler(h) serves h with its responses compressed.
 //
 // # Negotiation
 //

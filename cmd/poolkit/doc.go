@@ -167,6 +167,16 @@ slice passed to a pool's Put, a make, an append, a bytes.Buffer declared per
 call, a query built by concatenation; without the source they guess nothing.
 "No rule" is an honest answer: no poolkit package fits.
 
+A pool recycles what is dropped after each use, so a site that keeps what
+it allocates gets no pool, whatever its pattern. Go's heap and allocs
+profiles say, beside what each site allocated, what of it is still in use:
+as of the last GC in a profile of totals, the growth over the span in a
+delta. When at least half of a site's bytes are still in use, the advice
+says "no pool: retained, not churned": a cache, a map, a field or a caller
+keeps them. A site whose objects are kept a while and then replaced (a cache
+refreshed every few seconds) shows a small share in a long-running process,
+and this rule does not tell it apart.
+
 Your code is, unless -user gives package path prefixes ("main" for package
 main), the packages built from a working tree. When every file comes from
 the module cache, as for a program installed with go install module@version,
@@ -174,9 +184,13 @@ it is the module of package main, or, when no frame of
 package main allocates, the module outermost on the stacks that allocate
 most. The report says what it took. Source lines are read from the working
 tree, the module cache (for file names such as module@version/dir/file.go,
-as -trimpath writes them, or another machine's module cache) and GOROOT; the
-report warns when a file changed after the profile was taken or is shorter
-than the profile's line numbers, since the advice may then be wrong.
+as -trimpath writes them, or another machine's module cache) and GOROOT,
+and only Go files under the module around the working directory, the module
+cache and GOROOT, symbolic links followed: a profile, perhaps fetched from a
+server, cannot make the report show any other file. Control characters in
+the profile's names are shown escaped (\x1b, \u202e). The report warns
+when a file changed after the profile was taken or is shorter than the
+profile's line numbers, since the advice may then be wrong.
 
 Profiles are sampled: Go records one allocation per 512 KiB allocated on
 average, so small or rare sites can be missing. Each site shows its sample

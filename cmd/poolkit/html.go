@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/workloads"
 )
@@ -34,14 +35,33 @@ svg text{font:12px system-ui,-apple-system,"Segoe UI",sans-serif;fill:#222}
 svg .axis{stroke:#bbb}svg .base{stroke:#444;stroke-width:1.5}
 svg .grp{font-weight:600}`
 
+// htmlText escapes s for an HTML page: its markup characters as
+// entities, and, so that a page shown as text in a terminal carries no
+// commands, every character that is not printable as a numeric reference.
+func htmlText(s string) string {
+	s = html.EscapeString(s)
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsPrint(r) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "&#x%x;", r)
+		}
+	}
+	return b.String()
+}
+
 func writeHTML(b *bytes.Buffer, rep *report) {
 	e := rep.Env
 	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>poolkit bench — %s</title>\n<style>%s</style></head><body>\n",
-		html.EscapeString(e.CPU), pageStyle)
+		htmlText(e.CPU), pageStyle)
 	b.WriteString("<h1>poolkit bench: pooling, measured on this machine</h1>\n")
 	fmt.Fprintf(b, "<p class=\"env\">%s %s/%s · %s · %d CPUs, GOMAXPROCS=%d · -count %d -benchtime %s -clock %s · %s · took %s</p>\n",
-		html.EscapeString(e.GoVersion), e.GOOS, e.GOARCH, html.EscapeString(e.CPU), e.NumCPU, e.GOMAXPROCS,
-		e.Count, html.EscapeString(e.Benchtime), e.Clock, html.EscapeString(e.Date), rep.Elapsed)
+		htmlText(e.GoVersion), htmlText(e.GOOS), htmlText(e.GOARCH), htmlText(e.CPU), e.NumCPU, e.GOMAXPROCS,
+		e.Count, htmlText(e.Benchtime), htmlText(e.Clock), htmlText(e.Date), htmlText(rep.Elapsed))
 	if rep.Interrupted {
 		b.WriteString("<p class=\"err\"><b>Interrupted:</b> the page shows the runs completed so far.</p>\n")
 	}
@@ -128,20 +148,20 @@ func writeChart(b *bytes.Buffer, rep *report) {
 	y := top + 4
 	for _, cb := range bars {
 		if cb.newGroup {
-			fmt.Fprintf(b, "<text class=\"grp\" x=\"4\" y=\"%d\">%s</text>\n", y+groupH-8, html.EscapeString(cb.group))
+			fmt.Fprintf(b, "<text class=\"grp\" x=\"4\" y=\"%d\">%s</text>\n", y+groupH-8, htmlText(cb.group))
 			y += groupH
 		}
 		color := "#2f6fb3" // poolkit
 		if cb.variant == string(workloads.Seed) {
 			color = "#e08a2c"
 		}
-		fmt.Fprintf(b, "<text x=\"16\" y=\"%d\">%s</text>\n", y+15, html.EscapeString(cb.label))
+		fmt.Fprintf(b, "<text x=\"16\" y=\"%d\">%s</text>\n", y+15, htmlText(cb.label))
 		x0, x1 := x(1), x(cb.speed)
 		if x1 < x0 {
 			x0, x1 = x1, x0
 		}
 		fmt.Fprintf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s %s: %s</title></rect>\n",
-			x0, y+4, math.Max(x1-x0, 1), rowH-8, color, html.EscapeString(cb.group), html.EscapeString(cb.label), fmtSpeed(cb.speed))
+			x0, y+4, math.Max(x1-x0, 1), rowH-8, color, htmlText(cb.group), htmlText(cb.label), fmtSpeed(cb.speed))
 		tx := x(cb.speed) + 6
 		anchor := "start"
 		if cb.speed < 1 {
@@ -177,7 +197,7 @@ func writeHTMLTable(b *bytes.Buffer, rep *report) {
 		if tableColumns[i].text {
 			cls = " class=\"l\""
 		}
-		fmt.Fprintf(b, "<th%s>%s</th>", cls, html.EscapeString(h))
+		fmt.Fprintf(b, "<th%s>%s</th>", cls, htmlText(h))
 	}
 	b.WriteString("</tr>\n")
 	measured := 0
@@ -215,19 +235,19 @@ func writeHTMLTable(b *bytes.Buffer, rep *report) {
 				}
 				attr = fmt.Sprintf(" class=\"l err\" colspan=\"%d\"", measured)
 			}
-			fmt.Fprintf(b, "<td%s>%s</td>", attr, html.EscapeString(s))
+			fmt.Fprintf(b, "<td%s>%s</td>", attr, htmlText(s))
 		}
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</table>\n<div class=\"notes\">\n")
-	fmt.Fprintf(b, "<p>%s</p>\n", html.EscapeString(legend(true)))
+	fmt.Fprintf(b, "<p>%s</p>\n", htmlText(legend(true)))
 	for i, n := range notes {
-		fmt.Fprintf(b, "<p>[%d] %s</p>\n", i+1, html.EscapeString(n))
+		fmt.Fprintf(b, "<p>[%d] %s</p>\n", i+1, htmlText(n))
 	}
 	if srcs := sources(rep); len(srcs) > 0 {
 		b.WriteString("<p>Published figures:</p><ul>\n")
 		for _, s := range srcs {
-			fmt.Fprintf(b, "<li>%s</li>\n", html.EscapeString(s))
+			fmt.Fprintf(b, "<li>%s</li>\n", htmlText(s))
 		}
 		b.WriteString("</ul>\n")
 	}

@@ -10,8 +10,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/profallocs"
-	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // profileConfig is poolkit allocs -profile's parsed command line.
@@ -148,9 +148,12 @@ func runAllocsProfile(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	bw := bufio.NewWriter(stdout)
 	if cfg.format == "json" {
-		enc := json.NewEncoder(bw)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep.JSON(cfg.top))
+		var j []byte
+		if j, err = json.MarshalIndent(rep.JSON(cfg.top), "", "  "); err == nil {
+			// A profile's names are a stranger's text: nothing of it
+			// reaches a terminal that shows the JSON as a command.
+			bw.Write(profallocs.EscapeJSON(append(j, '\n')))
+		}
 	} else {
 		rep.WriteText(bw, cfg.top)
 	}

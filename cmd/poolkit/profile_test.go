@@ -23,8 +23,8 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/cmdtest"
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/profallocs"
-	"github.com/poolkit/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 

@@ -36,10 +36,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/numfmt"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/source"
 	"github.com/poolkit/poolkit/internal/goenv"
-	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // Config says which benchmarks Run runs, and for how long.

@@ -7,6 +7,7 @@
 package profallocs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,11 +22,12 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/numfmt"
 	"github.com/poolkit/poolkit/cmd/poolkit/internal/source"
-	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // Config says where Read finds the profile and how it reads it.
@@ -447,8 +449,62 @@ func (r *Report) shown(top int) []memprof.Site {
 	return r.sites
 }
 
-// WriteText prints the report, at most top sites (0: all).
+// WriteText prints the report, at most top sites (0: all). Every
+// character that is not printable, but the ends of lines, is written as a
+// Go escape (\x1b, \r, \u202e): a profile's function and file names are
+// a stranger's text, and must not reach a terminal as commands.
 func (r *Report) WriteText(w io.Writer, top int) {
+	var buf bytes.Buffer
+	r.writeText(&buf, top)
+	w.Write(EscapeText(buf.Bytes()))
+}
+
+// EscapeText returns b with every character that is not printable
+// (unicode.IsPrint), but '\n', and every byte that is not UTF-8, written
+// as Go writes them in a quoted string: ESC as \x1b, BEL as \a, a
+// carriage return as \r, U+009B as \u009b, U+202E as \u202e.
+func EscapeText(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			out = fmt.Appendf(out, `\x%02x`, b[0])
+		case r == '\n' || unicode.IsPrint(r):
+			out = append(out, b[:n]...)
+		default:
+			q := strconv.QuoteRune(r)
+			out = append(out, q[1:len(q)-1]...)
+		}
+		b = b[n:]
+	}
+	return out
+}
+
+// EscapeJSON returns JSON text j with every character that is not
+// printable (unicode.IsPrint) written as a \u escape, but the '\n' and
+// spaces between values. encoding/json escapes the control characters
+// below U+0020, but writes U+009B (a terminal's CSI) and the
+// bidirectional overrides as they are.
+func EscapeJSON(j []byte) []byte {
+	out := make([]byte, 0, len(j))
+	for len(j) > 0 {
+		r, n := utf8.DecodeRune(j)
+		switch {
+		case r == '\n' || (r != utf8.RuneError || n > 1) && unicode.IsPrint(r):
+			out = append(out, j[:n]...)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		j = j[n:]
+	}
+	return out
+}
+
+func (r *Report) writeText(w io.Writer, top int) {
 	objs, byts, sampled := r.totals()
 	unitA, unitB := "allocs/s", "bytes/s"
 	if r.duration > 0 {
@@ -616,6 +672,14 @@ type siteJSON struct {
 	// the advice rests on, 0 to 1.
 	AdviceBytesShare  float64 `json:"advice_bytes_share"`
 	AdviceAllocsShare float64 `json:"advice_allocs_share"`
+	// InuseBytes and InuseAllocs are what of the site's allocations is
+	// still in use: as of the last GC in a profile of totals, the growth
+	// over the span in a delta; 0 when the profile has no in-use values.
+	InuseBytes  int64 `json:"inuse_bytes"`
+	InuseAllocs int64 `json:"inuse_allocs"`
+	// Retained is true when at least half of the site's bytes are still
+	// in use, so no pool is advised although a pattern fits.
+	Retained bool `json:"retained"`
 }
 
 func (r *Report) figures(objs, byts int64, sampled float64) figuresJSON {
@@ -651,7 +715,8 @@ func (r *Report) JSON(top int) JSON {
 		out.Sites = append(out.Sites, siteJSON{Func: s.User.Func, File: s.User.File, Line: s.User.Line, OtherLines: s.OtherLines,
 			UserCode: s.IsUser, Code: r.code(s), AllocIn: s.AllocIn, AlsoIn: s.AlsoIn, figuresJSON: r.figures(s.Objects, s.Bytes, s.Sampled),
 			Thin: r.rate > 0 && s.Sampled < thinSamples, Advice: s.Advice.Text, Package: s.Advice.Package,
-			AdviceBytesShare: s.Advice.BytesShare, AdviceAllocsShare: s.Advice.ObjectsShare})
+			AdviceBytesShare: s.Advice.BytesShare, AdviceAllocsShare: s.Advice.ObjectsShare,
+			InuseBytes: s.InuseBytes, InuseAllocs: s.InuseObjects, Retained: s.Advice.Retained})
 	}
 	return out
 }

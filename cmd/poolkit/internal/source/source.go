@@ -1,8 +1,12 @@
 // Package source reads the source lines a memory profile names, and tells
 // which cannot match the profiled binary.
 //
-// It looks for the files wherever they are at hand: the working tree, the
-// module cache and GOROOT.
+// A profile is a stranger's text: it may come from a server over the
+// network, and its file names are whatever that server wrote. So the
+// package reads only Go source files (names ending in .go, after every
+// symbolic link is followed) that lie under the roots poolkit has reason
+// to trust: the module around the working directory, the module cache and
+// GOROOT. Anything else is not read, and nothing of it reaches a report.
 package source
 
 import (
@@ -13,8 +17,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof"
 	"github.com/poolkit/poolkit/internal/goenv"
-	"github.com/poolkit/poolkit/internal/memprof"
 )
 
 // Lines reads lines of the files a profile names, when they are at
@@ -27,6 +31,28 @@ type Lines struct {
 	// newer are the files read that changed after the profile was
 	// taken; short the lines asked for past a file's end.
 	newer, short map[string]bool
+	// roots are the directories whose Go files may be read, every
+	// symbolic link in them resolved; set on first use.
+	roots     []string
+	rootsDone bool
+	// wd is the working directory, where a file's name is looked for by
+	// its tails (see tails); nil until first used.
+	wd *dir
+	// work counts the steps taken to find files: a directory entry
+	// looked up and each byte of a path built or handed to the file
+	// system. Tests check that it grows with the profile, not faster.
+	work int64
+}
+
+// dir is a directory under the working directory, with what is known of
+// its entries, so that each entry is asked of the file system once.
+type dir struct {
+	path string // relative to the working directory, "" for itself
+	// sub are the entries looked up: a directory, or nil when the name
+	// is not one.
+	sub map[string]*dir
+	// file are the entries looked up as files: true for a regular file.
+	file map[string]bool
 }
 
 // New returns a Lines for a profile taken at taken, zero if the profile
@@ -39,7 +65,8 @@ func New(taken time.Time) *Lines {
 // absolute path, or with -trimpath "module@version/dir/file.go" (found in
 // the module cache), "net/http/server.go" (the standard library, under
 // GOROOT) or "example.com/svc/dir/file.go" (a module built from its
-// working tree, looked for under the working directory).
+// working tree, looked for under the working directory). It reads only Go
+// files under the trusted roots (see the package doc).
 func (s *Lines) Line(file string, n int64) (string, bool) {
 	lines, ok := s.files[file]
 	if !ok {
@@ -62,7 +89,10 @@ func (s *Lines) Line(file string, n int64) (string, bool) {
 }
 
 func (s *Lines) find(file string) ([]string, time.Time) {
-	if lines, mod := readLines(file); lines != nil {
+	if !strings.HasSuffix(file, ".go") {
+		return nil, time.Time{}
+	}
+	if lines, mod := s.read(file); lines != nil {
 		return lines, mod
 	}
 	slash := filepath.ToSlash(file)
@@ -72,18 +102,18 @@ func (s *Lines) find(file string) ([]string, time.Time) {
 		// for the path's tails here, as for an import path.
 		if i := strings.LastIndex(slash, "/pkg/mod/"); i >= 0 && strings.Contains(slash[i:], "@") {
 			if cache, err := goenv.GOMODCACHE(); err == nil {
-				return unchanging(readLines(filepath.Join(cache, filepath.FromSlash(slash[i+len("/pkg/mod/"):]))))
+				return unchanging(s.read(filepath.Join(cache, filepath.FromSlash(slash[i+len("/pkg/mod/"):]))))
 			}
 			return nil, time.Time{}
 		}
-		return tails(strings.TrimPrefix(slash, "/"))
+		return s.tails(strings.TrimPrefix(slash, "/"))
 	}
 	first, _, _ := strings.Cut(slash, "/")
 	if mod, rest, ok := strings.Cut(slash, "@"); ok && strings.Contains(first, ".") {
 		// A module version: its files in the module cache are the very
 		// ones it was built from.
 		if cache, err := goenv.GOMODCACHE(); err == nil {
-			if lines, _ := readLines(filepath.Join(cache, filepath.FromSlash(escapeModule(mod)+"@"+rest))); lines != nil {
+			if lines, _ := s.read(filepath.Join(cache, filepath.FromSlash(escapeModule(mod)+"@"+rest))); lines != nil {
 				return lines, time.Time{}
 			}
 		}
@@ -91,11 +121,11 @@ func (s *Lines) find(file string) ([]string, time.Time) {
 	}
 	if !strings.Contains(first, ".") && memprof.IsStd(first) {
 		if root, err := goenv.GOROOT(); err == nil {
-			return unchanging(readLines(filepath.Join(root, "src", filepath.FromSlash(slash))))
+			return unchanging(s.read(filepath.Join(root, "src", filepath.FromSlash(slash))))
 		}
 		return nil, time.Time{}
 	}
-	return tails(slash)
+	return s.tails(slash)
 }
 
 // unchanging drops the time a file changed, for files that do not change
@@ -103,22 +133,156 @@ func (s *Lines) find(file string) ([]string, time.Time) {
 // version is not told by a time).
 func unchanging(lines []string, _ time.Time) ([]string, time.Time) { return lines, time.Time{} }
 
-// tails tries the tails of a slash-separated path under the working
+// tails looks for the tails of a slash-separated path under the working
 // directory, longest first, a bare file name only when the working
 // directory has the name of its package's directory, so that a main.go
 // here is not taken for another.
-func tails(slash string) ([]string, time.Time) {
+//
+// It walks down from the working directory, one entry at a time, asking
+// the file system about each entry of each directory once: a tail that
+// leaves the real tree is dropped at its first missing directory, so the
+// work is the path's length times the depth of the real tree under the
+// working directory, not the path's length squared.
+func (s *Lines) tails(slash string) ([]string, time.Time) {
 	parts := strings.Split(slash, "/")
-	wd, _ := os.Getwd()
-	for i := 1; i < len(parts); i++ {
-		if i == len(parts)-1 && filepath.Base(wd) != parts[i-1] {
-			break
+	s.work += int64(len(parts))
+	if s.wd == nil {
+		s.wd = &dir{sub: map[string]*dir{}, file: map[string]bool{}}
+	}
+	last := len(parts) - 1
+	for i := 1; i <= last; i++ {
+		if i == last {
+			wd, _ := os.Getwd()
+			if filepath.Base(wd) != parts[last-1] {
+				break
+			}
 		}
-		if lines, mod := readLines(filepath.FromSlash(strings.Join(parts[i:], "/"))); lines != nil {
+		d := s.wd
+		for j := i; j < last && d != nil; j++ {
+			d = s.sub(d, parts[j])
+		}
+		if d == nil || !s.isFile(d, parts[last]) {
+			continue
+		}
+		if lines, mod := s.read(filepath.Join(d.path, parts[last])); lines != nil {
 			return lines, mod
 		}
 	}
 	return nil, time.Time{}
+}
+
+// sub returns the directory name in d, nil if there is none: the file
+// system is asked once per name and directory.
+func (s *Lines) sub(d *dir, name string) *dir {
+	s.work += int64(len(name)) + 1
+	if c, ok := d.sub[name]; ok {
+		return c
+	}
+	var c *dir
+	if name != "" && name != "." && name != ".." {
+		p := filepath.Join(d.path, name)
+		s.work += int64(len(p))
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			c = &dir{path: p, sub: map[string]*dir{}, file: map[string]bool{}}
+		}
+	}
+	d.sub[name] = c
+	return c
+}
+
+// isFile reports whether d holds a regular file name, asking the file
+// system once per name and directory.
+func (s *Lines) isFile(d *dir, name string) bool {
+	s.work += int64(len(name)) + 1
+	if ok, seen := d.file[name]; seen {
+		return ok
+	}
+	p := filepath.Join(d.path, name)
+	s.work += int64(len(p))
+	fi, err := os.Stat(p)
+	ok := err == nil && fi.Mode().IsRegular()
+	d.file[name] = ok
+	return ok
+}
+
+// read returns the lines of file and when it last changed, nil if file,
+// once every symbolic link in it is followed, is not a Go source file
+// under a trusted root.
+func (s *Lines) read(file string) ([]string, time.Time) {
+	s.work += int64(len(file))
+	if !strings.HasSuffix(file, ".go") {
+		return nil, time.Time{}
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, time.Time{}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil || !strings.HasSuffix(real, ".go") || !s.trusted(real) {
+		return nil, time.Time{}
+	}
+	return readLines(real)
+}
+
+// trusted reports whether path, absolute and with no symbolic links,
+// lies under one of the trusted roots.
+func (s *Lines) trusted(path string) bool {
+	if !s.rootsDone {
+		s.rootsDone = true
+		s.roots = trustedRoots()
+	}
+	for _, r := range s.roots {
+		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) ||
+			(strings.HasSuffix(r, string(filepath.Separator)) && strings.HasPrefix(path, r)) {
+			return true
+		}
+	}
+	return false
+}
+
+// trustedRoots returns the directories whose Go files poolkit may read,
+// each absolute with every symbolic link resolved: the module that holds
+// the working directory (the nearest directory upwards with a go.mod),
+// the module cache and GOROOT, those the go command on PATH names.
+func trustedRoots() []string {
+	var roots []string
+	add := func(dir string) {
+		if dir == "" {
+			return
+		}
+		if abs, err := filepath.Abs(dir); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				roots = append(roots, real)
+			}
+		}
+	}
+	add(moduleRoot())
+	if cache, err := goenv.GOMODCACHE(); err == nil {
+		add(cache)
+	}
+	if root, err := goenv.GOROOT(); err == nil {
+		add(root)
+	}
+	return roots
+}
+
+// moduleRoot returns the nearest directory, from the working directory
+// upwards, that holds a go.mod file, "" if there is none.
+func moduleRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; {
+		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && fi.Mode().IsRegular() {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
 }
 
 // escapeModule writes a module path as the module cache names its

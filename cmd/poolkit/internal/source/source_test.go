@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,9 @@ func TestSourceLinesModuleCache(t *testing.T) {
 	// A working tree edited after the profile was taken.
 	dir := t.TempDir()
 	t.Chdir(dir)
+	if err := os.WriteFile("go.mod", []byte("module example.com/m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile("main.go", []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -99,5 +103,134 @@ func TestSourceLinesModuleCache(t *testing.T) {
 	src.Line(filepath.Join(dir, "main.go"), 40)
 	if m := src.Mismatch(); len(m) != 1 || !strings.Contains(m[0], "main.go (shorter than the profile's line numbers)") {
 		t.Errorf("mismatch %q", m)
+	}
+}
+
+// TestSourceReadsOnlyTrustedGo checks that a profile's file names read
+// nothing but Go files under the module, the module cache and GOROOT:
+// not system files, not the process's environment, not a Go file outside
+// them, and not through a symbolic link or "..".
+func TestSourceReadsOnlyTrustedGo(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.go")
+	if err := os.WriteFile(secret, []byte("SECRET-OUTSIDE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("SECRET-OUTSIDE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mod := filepath.Join(t.TempDir(), "m")
+	for _, d := range []string{"sub", "sub/deeper"} {
+		if err := os.MkdirAll(filepath.Join(mod, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		"go.mod":              "module example.com/m\n",
+		"main.go":             "package main // main line\n",
+		"sub/deeper/inner.go": "package deeper // inner line\n",
+		"notes.txt":           "SECRET-NOTES\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{
+		"passwd.go":      "/etc/passwd",
+		"outside.go":     secret,
+		"notes.go":       filepath.Join(mod, "notes.txt"),
+		"sub/away":       outside,
+		"sub/environ.go": "/proc/self/environ",
+	} {
+		if err := os.Symlink(to, filepath.Join(mod, link)); err != nil {
+			t.Skipf("symbolic links: %v", err)
+		}
+	}
+	t.Chdir(filepath.Join(mod, "sub"))
+	rel, err := filepath.Rel(filepath.Join(mod, "sub"), secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := New(time.Time{})
+	for _, file := range []string{
+		"/etc/passwd", "../../../../../../../../etc/passwd", "/proc/self/environ",
+		"/etc/passwd.go", secret, rel, filepath.Join(outside, "secret"),
+		filepath.Join(mod, "passwd.go"), filepath.Join(mod, "outside.go"), filepath.Join(mod, "notes.go"),
+		filepath.Join(mod, "notes.txt"), "../notes.txt", "away/secret.go", "sub/away/secret.go",
+		"example.com/m/sub/away/secret.go", "environ.go", "/build/m/sub/environ.go",
+		"example.com/x@v1.0.0/../../../../../../../../../../../../.." + secret,
+		"net/../../../../../../../../../../../../../.." + secret,
+		"/proc/self/cwd/../outside.go", "/proc/self/cwd/../passwd.go",
+	} {
+		for n := int64(1); n <= 3; n++ {
+			if line, ok := src.Line(file, n); ok {
+				t.Errorf("Line(%q, %d) = %q: read outside the Go files of the trusted roots", file, n, line)
+			}
+		}
+	}
+	// What it may read, it reads: by path, relative, and by tails.
+	for file, want := range map[string]string{
+		filepath.Join(mod, "main.go"):          "// main line",
+		"../main.go":                           "// main line",
+		"deeper/inner.go":                      "// inner line",
+		"example.com/m/sub/deeper/inner.go":    "// inner line",
+		"/home/ci/build/m/sub/deeper/inner.go": "// inner line",
+		"/proc/self/cwd/deeper/inner.go":       "// inner line",
+	} {
+		if line, ok := src.Line(file, 1); !ok || !strings.Contains(line, want) {
+			t.Errorf("Line(%q, 1) = %q, %v; want %q", file, line, ok, want)
+		}
+	}
+}
+
+// TestSourceTailsLinear checks that looking up files by their tails takes
+// work in proportion to the length of the names, not its square: names
+// thousands of directories deep, as a hostile profile can hold, are
+// dropped at their first directory that does not exist here. The work is
+// counted in steps, not timed.
+func TestSourceTailsLinear(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("go.mod", []byte("module example.com/m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("a", 0o755); err != nil { // the first directory of every tail exists
+		t.Fatal(err)
+	}
+	for _, depth := range []int{500, 4000} {
+		src := New(time.Time{})
+		var size int64
+		for i := range 50 {
+			file := "example.com/" + strings.Repeat("a/", depth) + "f" + strconv.Itoa(i) + ".go"
+			size += int64(len(file))
+			if _, ok := src.Line(file, 1); ok {
+				t.Fatalf("found %s", file)
+			}
+		}
+		if src.work > 8*size {
+			t.Errorf("depth %d: %d steps for %d bytes of file names, more than 8 a byte", depth, src.work, size)
+		}
+	}
+}
+
+// BenchmarkTailsDeep shows the time to look for 50 files named 4,000
+// directories deep, none of them here.
+func BenchmarkTailsDeep(b *testing.B) {
+	b.Chdir(b.TempDir())
+	if err := os.WriteFile("go.mod", []byte("module example.com/m\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Mkdir("a", 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var files []string
+	for i := range 50 {
+		files = append(files, "example.com/"+strings.Repeat("a/", 4000)+"f"+strconv.Itoa(i)+".go")
+	}
+	for range b.N {
+		src := New(time.Time{})
+		for _, f := range files {
+			src.Line(f, 1)
+		}
 	}
 }

@@ -79,6 +79,21 @@ func (p *Profile) MainCode() (UserCode, string) {
 // or ".../pkg/mod/module@version/dir/file.go", the path's upper-case
 // letters escaped as "!" and the letter.
 func fileModule(file string) (string, bool) {
+	m := fileModules.get(file, func(file string) moduleOf {
+		mod, ok := fileModuleOf(file)
+		return moduleOf{mod, ok}
+	})
+	return m.mod, m.ok
+}
+
+type moduleOf struct {
+	mod string
+	ok  bool
+}
+
+var fileModules memo[moduleOf]
+
+func fileModuleOf(file string) (string, bool) {
 	file = strings.ReplaceAll(file, "\\", "/")
 	if i := strings.LastIndex(file, "/pkg/mod/"); i >= 0 {
 		file = file[i+len("/pkg/mod/"):]
@@ -124,7 +139,11 @@ func fileModule(file string) (string, bool) {
 // stdFile reports whether file, as a profile names it, is the standard
 // library's: "slices/iter.go" with -trimpath, ".../src/slices/iter.go"
 // under GOROOT without.
-func stdFile(file string) bool {
+func stdFile(file string) bool { return stdFiles.get(file, isStdFile) }
+
+var stdFiles memo[bool]
+
+func isStdFile(file string) bool {
 	file = strings.ReplaceAll(file, "\\", "/")
 	if i := strings.LastIndex(file, "/src/"); i >= 0 && strings.HasPrefix(file, "/") {
 		file = file[i+len("/src/"):]

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/gzpool"
-	"github.com/poolkit/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 

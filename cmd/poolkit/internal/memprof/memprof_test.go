@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -12,8 +13,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/poolkit/poolkit/cmd/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/gzpool"
-	"github.com/poolkit/poolkit/internal/memprof/proftest"
 	"github.com/poolkit/poolkit/internal/pooltest"
 )
 
@@ -297,4 +298,98 @@ func TestParseFrameBomb(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
 		t.Errorf("refusing it allocated %d MiB", grew>>20)
 	}
+}
+
+// TestLongNamesReadOnce checks that the rules read a long function or file
+// name a fixed number of times, however many stacks repeat it: a profile
+// of a megabyte can name a function of 16 KB on a hundred thousand
+// stacks, and reading the name on each would take time in proportion to
+// their product. The bytes read are counted, not timed.
+func TestLongNamesReadOnce(t *testing.T) {
+	long := proftest.Frame{Func: "example.com/" + strings.Repeat("a/", 2000) + "x.F", File: "/" + strings.Repeat("a/", 4000) + "f.go"}
+	names := int64(len(long.Func) + len(long.File))
+	for _, n := range []int{100, 2000} {
+		var stacks []proftest.Stack
+		for i := range n {
+			f := long
+			f.Line = int64(i%50 + 1)
+			stacks = append(stacks, proftest.Stack{Frames: []proftest.Frame{{Func: "runtime.mallocgc", File: "runtime/malloc.go", Line: 1}, f,
+				{Func: "main.main", File: "/src/main.go", Line: 3}}, Objects: int64(i + 1), Bytes: 64 * int64(i+1)})
+		}
+		p, err := Parse(proftest.Build(t, stacks), DefaultLimit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := nameWork.Load()
+		u, _ := p.MainCode()
+		p.Sites(u, nil)
+		p.Sites(UserCode{}, nil)
+		if read := nameWork.Load() - before; read > 64*names {
+			t.Errorf("%d stacks: the rules read %d bytes of long names, %d times their %d bytes", n, read, read/names, names)
+		}
+	}
+}
+
+// BenchmarkSitesLongNames shows the time to advise on a profile whose
+// stacks repeat a function of 4 KB and a file of 8 KB: the names are read
+// once, so it is about the time of a profile of short names.
+func BenchmarkSitesLongNames(b *testing.B) {
+	for _, size := range []int{10, 4000} {
+		b.Run(fmt.Sprintf("name=%d", size), func(b *testing.B) {
+			long := proftest.Frame{Func: "example.com/" + strings.Repeat("a", size) + ".F", File: "/" + strings.Repeat("a/", size) + "f.go"}
+			var stacks []proftest.Stack
+			for i := range 20000 {
+				f := long
+				f.Line = int64(i%500 + 1)
+				stacks = append(stacks, proftest.Stack{Frames: []proftest.Frame{{Func: "runtime.mallocgc", File: "runtime/malloc.go", Line: 1}, f,
+					{Func: "main.main", File: "/src/main.go", Line: 3}}, Objects: int64(i + 1), Bytes: 64 * int64(i+1)})
+			}
+			p, err := Parse(proftest.Build(b, stacks), DefaultLimit)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				u, _ := p.MainCode()
+				p.Sites(u, nil)
+			}
+		})
+	}
+}
+
+// BenchmarkAdvice1MB shows the time from a profile's bytes to every
+// site's advice (Parse, MainCode, Sites) for a profile of about 1 MB
+// gzipped: 20,000 stacks of 8 to 40 frames through 6,000 functions of
+// 60 packages, drawn with a fixed seed.
+func BenchmarkAdvice1MB(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var funcs []proftest.Frame
+	for i := range 6000 {
+		pkg := fmt.Sprintf("example.com/org%d/svc/internal/pkg%d", i%60, i%13)
+		funcs = append(funcs, proftest.Frame{Func: fmt.Sprintf("%s.(*handler%d).serveRequest%d", pkg, i%7, i),
+			File: fmt.Sprintf("%s/file%d.go", pkg, i%31)})
+	}
+	allocs := []string{"runtime.makeslice", "runtime.newobject", "runtime.growslice", "runtime.concatstring2"}
+	var stacks []proftest.Stack
+	for range 5000 {
+		st := proftest.Stack{Frames: []proftest.Frame{{Func: allocs[rng.IntN(len(allocs))], File: "runtime/malloc.go", Line: 1}},
+			Objects: 1 + rng.Int64N(100000), Bytes: 1 + rng.Int64N(1<<24)}
+		for range 8 + rng.IntN(33) {
+			f := funcs[rng.IntN(len(funcs))]
+			f.Line = 1 + rng.Int64N(20)
+			st.Frames = append(st.Frames, f)
+		}
+		stacks = append(stacks, st)
+	}
+	data := proftest.Build(b, stacks)
+	b.ResetTimer()
+	for range b.N {
+		p, err := Parse(data, DefaultLimit)
+		if err != nil {
+			b.Fatal(err)
+		}
+		u, _ := p.MainCode()
+		p.Sites(u, nil)
+	}
+	b.ReportMetric(float64(len(data))/(1<<20), "MiB-gzipped")
 }

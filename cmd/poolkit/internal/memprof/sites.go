@@ -28,7 +28,10 @@ type Site struct {
 	// Sampled is about how many allocations the runtime recorded for
 	// the site: under 10 or so, its figures are little more than a guess.
 	Sampled float64
-	Advice  Advice
+	// InuseObjects and InuseBytes are what of the site's allocations was
+	// still in use, as Sample has them.
+	InuseObjects, InuseBytes int64
+	Advice                   Advice
 	// OtherLines are the other lines of the same function and file whose
 	// allocations the same advice removes, counted in this site.
 	OtherLines []int64
@@ -40,8 +43,8 @@ type Site struct {
 // advice. src, if not nil, returns a line of a source file (1-based) when
 // the file is at hand, so that rules can read the code that allocates.
 func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string, bool)) []Site {
-	byKey := map[Frame]*Site{}
-	allocs := map[Frame]map[string]int64{}
+	byKey := map[frameID]*Site{}
+	allocs := map[frameID]map[nameID]int64{}
 	for _, s := range p.Samples {
 		if s.Objects <= 0 || len(s.Stack) == 0 {
 			continue
@@ -51,27 +54,30 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		if ok {
 			uf = s.Stack[u]
 		}
-		site := byKey[uf]
+		key := frameIDOf(uf)
+		site := byKey[key]
 		if site == nil {
 			site = &Site{User: uf, IsUser: ok}
-			byKey[uf] = site
-			allocs[uf] = map[string]int64{}
+			byKey[key] = site
+			allocs[key] = map[nameID]int64{}
 		}
 		site.Objects += s.Objects
 		site.Bytes += s.Bytes
 		site.Sampled += s.Sampled
+		site.InuseObjects += s.InuseObjects
+		site.InuseBytes += s.InuseBytes
 		site.samples = append(site.samples, s)
-		allocs[uf][allocIn(s.Stack, u, ok)] += s.Bytes
+		allocs[key][idOf(allocIn(s.Stack, u, ok))] += s.Bytes
 	}
 	// Functions that both split and concatenate are building a query.
-	kindsByFunc := map[string]map[rule]bool{}
+	kindsByFunc := map[nameID]map[rule]bool{}
 	for _, site := range byKey {
 		for _, s := range site.samples {
 			f := classify(s, user, src)
-			m := kindsByFunc[site.User.Func]
+			m := kindsByFunc[idOf(site.User.Func)]
 			if m == nil {
 				m = map[rule]bool{}
-				kindsByFunc[site.User.Func] = m
+				kindsByFunc[idOf(site.User.Func)] = m
 			}
 			m[f.rule] = true
 		}
@@ -80,15 +86,16 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 	// one fix, so that a hot path of several allocating lines does not
 	// crowd others out of the top sites.
 	type mergeKey struct {
-		fn, file, advice string
+		fn, file nameID
+		advice   string
 	}
 	merged := map[mergeKey]*Site{}
-	mergedAllocs := map[*Site]map[string]int64{}
+	mergedAllocs := map[*Site]map[nameID]int64{}
 	var out []*Site
 	for uf, site := range byKey {
 		site.AllocIn, site.AlsoIn = allocatingFuncs(allocs[uf])
-		site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
-		k := mergeKey{site.User.Func, site.User.File, site.Advice.Text}
+		site.Advice = adviseSite(site, user, src, kindsByFunc[idOf(site.User.Func)])
+		k := mergeKey{idOf(site.User.Func), idOf(site.User.File), site.Advice.Text}
 		m := merged[k]
 		if m == nil || !site.IsUser || site.Advice.Package == "" {
 			if site.IsUser && site.Advice.Package != "" {
@@ -107,6 +114,8 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		m.Objects += site.Objects
 		m.Bytes += site.Bytes
 		m.Sampled += site.Sampled
+		m.InuseObjects += site.InuseObjects
+		m.InuseBytes += site.InuseBytes
 		m.samples = append(m.samples, site.samples...)
 		for fn, n := range allocs[uf] {
 			mergedAllocs[m][fn] += n
@@ -117,7 +126,7 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 		site.AllocIn, site.AlsoIn = allocatingFuncs(mergedAllocs[site])
 		if len(site.OtherLines) > 0 {
 			// The shares, over the merged lines.
-			site.Advice = adviseSite(site, user, src, kindsByFunc[site.User.Func])
+			site.Advice = adviseSite(site, user, src, kindsByFunc[idOf(site.User.Func)])
 		}
 		site.samples = nil
 		sort.Slice(site.OtherLines, func(i, j int) bool { return site.OtherLines[i] < site.OtherLines[j] })
@@ -143,14 +152,15 @@ func (p *Profile) Sites(user UserCode, src func(file string, line int64) (string
 // others, most bytes first. sync.Pool's own bookkeeping (the per-P
 // arrays it makes again after each GC) comes last: it is not what the
 // user's line asked for.
-func allocatingFuncs(bytes map[string]int64) (string, []string) {
+func allocatingFuncs(bytes map[nameID]int64) (string, []string) {
 	type fa struct {
 		fn   string
 		n    int64
 		pool bool
 	}
 	var fns []fa
-	for fn, n := range bytes {
+	for id, n := range bytes {
+		fn := id.String()
 		fns = append(fns, fa{fn, n, FuncPackage(fn) == "sync"})
 	}
 	sort.Slice(fns, func(i, j int) bool {
@@ -225,8 +235,10 @@ func runtimeOps(stack []Frame, u int) []string {
 
 // shortFunc strips the package path from a function name.
 func shortFunc(fn string) string {
-	return fn[strings.LastIndex(FuncPackage(fn), "/")+1:]
+	return shortFuncs.get(fn, func(fn string) string { return fn[strings.LastIndex(FuncPackage(fn), "/")+1:] })
 }
+
+var shortFuncs memo[string]
 
 // Advise returns the advice for samples taken together as one site, as
 // Sites gives it for the samples under one line of the user's code: for
@@ -236,7 +248,7 @@ func shortFunc(fn string) string {
 func Advise(samples []Sample, user UserCode, src func(file string, line int64) (string, bool)) Advice {
 	site := &Site{samples: samples}
 	var top Sample
-	allocs := map[string]int64{}
+	allocs := map[nameID]int64{}
 	kinds := map[rule]bool{}
 	for _, s := range samples {
 		if s.Objects <= 0 || len(s.Stack) == 0 {
@@ -244,11 +256,13 @@ func Advise(samples []Sample, user UserCode, src func(file string, line int64) (
 		}
 		site.Objects += s.Objects
 		site.Bytes += s.Bytes
+		site.InuseObjects += s.InuseObjects
+		site.InuseBytes += s.InuseBytes
 		if s.Bytes > top.Bytes || top.Stack == nil {
 			top = s
 		}
 		u, ok := userFrame(s.Stack, user)
-		allocs[allocIn(s.Stack, u, ok)] += s.Bytes
+		allocs[idOf(allocIn(s.Stack, u, ok))] += s.Bytes
 		kinds[classify(s, user, src).rule] = true
 	}
 	if top.Stack == nil {

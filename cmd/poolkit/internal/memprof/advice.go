@@ -15,6 +15,36 @@ type Advice struct {
 	// BytesShare and ObjectsShare are the parts of the site's bytes and
 	// objects that the finding the advice rests on covers, 0 to 1.
 	BytesShare, ObjectsShare float64
+	// Retained is set when a package's pattern fits but the site keeps
+	// what it allocates (see RetainedShare), so that no pool is named.
+	Retained bool
+}
+
+// RetainedShare is the part of the bytes a site allocated that must
+// still be in use for the site to count as retaining what it allocates
+// rather than churning it.
+//
+// A pool recycles what is dropped after each use. A heap profile says,
+// beside what each site allocated, what of it is still in use: as of
+// the last GC for a profile of totals, and for a delta profile the
+// growth over its span. When at least half of a site's bytes are still
+// in use, most of what it allocates is kept (in a cache, a map, a field,
+// or by a caller it is returned to) and would never come back to a
+// pool, so a pool is not advised there, whatever the pattern. The
+// threshold of half is the one the advice's other shares use. A site
+// whose objects are kept for a while and then replaced (a cache
+// refreshed every few seconds) shows a small share in a profile of a
+// long-running process, and is not told apart by this rule.
+const RetainedShare = 0.5
+
+// retained returns the part of the site's bytes still in use and
+// whether it reaches RetainedShare.
+func (s *Site) retained() (float64, bool) {
+	if s.Bytes <= 0 || s.InuseBytes <= 0 {
+		return 0, false
+	}
+	share := min(float64(s.InuseBytes)/float64(s.Bytes), 1)
+	return share, share >= RetainedShare
 }
 
 // Coverage returns the part of the site the advice rests on, as
@@ -82,7 +112,11 @@ var blockPkgs = map[string]bool{
 }
 
 // isBlock reports whether fn is in a building-block package.
-func isBlock(fn string) bool { return blockPkgs[FuncPackage(fn)] }
+func isBlock(fn string) bool {
+	return blockFuncs.get(fn, func(fn string) bool { return blockPkgs[FuncPackage(fn)] })
+}
+
+var blockFuncs memo[bool]
 
 // classify reads one allocating stack. From the allocation outwards, the
 // first function that is not a building block decides: a compressor's
@@ -303,7 +337,11 @@ var (
 )
 
 // libraryRule matches a library function that is not a building block.
-func libraryRule(fn string) rule {
+func libraryRule(fn string) rule { return libraryRules.get(fn, libraryRuleOf) }
+
+var libraryRules memo[rule]
+
+func libraryRuleOf(fn string) rule {
 	pkg := FuncPackage(fn)
 	name := strings.TrimPrefix(fn, pkg+".")
 	switch {
@@ -341,6 +379,13 @@ var (
 	queryName = regexp.MustCompile(`(?i)sql|query|interp|stmt|statement`)
 	queryText = regexp.MustCompile(`(?i)\b(select|insert|update|delete|where|values)\b`)
 )
+
+// queryFunc reports whether a function's name says it builds SQL.
+func queryFunc(fn string) bool {
+	return queryFuncs.get(fn, func(fn string) bool { return queryName.MatchString(shortFunc(fn)) })
+}
+
+var queryFuncs memo[bool]
 
 // minShare is the part of a site's bytes and objects, on average, that a
 // finding must cover to name a package for the whole site.
@@ -415,11 +460,16 @@ func adviseSite(site *Site, user UserCode, src func(string, int64) (string, bool
 		if src != nil {
 			line, _ = src(site.User.File, site.User.Line)
 		}
-		query = queryName.MatchString(shortFunc(site.User.Func)) || queryText.MatchString(line) ||
+		query = queryFunc(site.User.Func) || queryText.MatchString(line) ||
 			(kinds[ruleSplit] && (kinds[ruleConcat] || kinds[ruleBuilder]))
 	}
 	a := adviceFor(f, query, site)
 	a.BytesShare, a.ObjectsShare = b, o
+	if share, ok := site.retained(); ok && a.Package != "" {
+		return Advice{Text: fmt.Sprintf("no pool: retained, not churned: %.0f%% of the bytes allocated here (%s) are still "+
+			"in use, kept by a cache, a map, a field or a caller it is returned to, and would not come back to a pool; "+
+			"look at what holds them", 100*share, ruleName(best)), BytesShare: b, ObjectsShare: o, Retained: true}
+	}
 	if a.Package != "" && (b+o)/2 < minShare {
 		a = Advice{Text: fmt.Sprintf("no rule for most of this site: the largest pattern, %s, covers only %.0f%% of its bytes "+
 			"and %.0f%% of its objects (%s)", ruleName(best), 100*b, 100*o, a.Text), BytesShare: b, ObjectsShare: o}

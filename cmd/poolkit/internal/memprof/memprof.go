@@ -40,6 +40,11 @@ type Sample struct {
 	// this stack, before it scaled them up to Objects: the evidence the
 	// estimate rests on. 0 when the profile does not record its rate.
 	Sampled float64
+	// InuseObjects and InuseBytes are what of the stack's allocations
+	// was still in use when the profile was taken (as of the last GC);
+	// in a delta profile, the change over its span. 0 when the profile
+	// has no in-use values (see Profile.Inuse).
+	InuseObjects, InuseBytes int64
 }
 
 // Profile is a memory profile's allocation samples.
@@ -56,6 +61,9 @@ type Profile struct {
 	// Unsymbolized are the objects of samples whose stacks hold
 	// addresses only, no function or line: Samples leaves them out.
 	Unsymbolized int64
+	// Inuse is whether the profile carries in-use values beside the
+	// allocated ones, as Go's heap and allocs profiles do.
+	Inuse bool
 }
 
 // ErrNotProfile is wrapped by Parse's error for input that is not a pprof
@@ -104,7 +112,7 @@ func Parse(data []byte, limit int64) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotProfile, err)
 	}
-	objIdx, byteIdx := -1, -1
+	objIdx, byteIdx, inuseObjIdx, inuseByteIdx := -1, -1, -1, -1
 	var kinds []string
 	for i, st := range prof.SampleType {
 		kinds = append(kinds, st.Type)
@@ -113,12 +121,16 @@ func Parse(data []byte, limit int64) (*Profile, error) {
 			objIdx = i
 		case "alloc_space":
 			byteIdx = i
+		case "inuse_objects":
+			inuseObjIdx = i
+		case "inuse_space":
+			inuseByteIdx = i
 		}
 	}
 	if objIdx < 0 || byteIdx < 0 {
 		return nil, fmt.Errorf("%w: it is %s, with no alloc_objects/alloc_space samples", ErrNotMemory, describe(prof, kinds))
 	}
-	p := &Profile{Duration: time.Duration(prof.DurationNanos)}
+	p := &Profile{Duration: time.Duration(prof.DurationNanos), Inuse: inuseObjIdx >= 0 && inuseByteIdx >= 0}
 	if prof.PeriodType != nil && prof.PeriodType.Type == "space" {
 		p.Rate = prof.Period
 	}
@@ -142,6 +154,11 @@ func Parse(data []byte, limit int64) (*Profile, error) {
 				ErrTooLarge, maxFrames, costFactor)
 		}
 	}
+	// Equal names get one address, for the rules' memos (see names.go).
+	names := interner{}
+	for _, fn := range prof.Function {
+		fn.Name, fn.Filename = names.intern(fn.Name), names.intern(fn.Filename)
+	}
 	for _, s := range prof.Sample {
 		if s.Value[objIdx] == 0 && s.Value[byteIdx] == 0 {
 			continue
@@ -159,8 +176,12 @@ func Parse(data []byte, limit int64) (*Profile, error) {
 			p.Unsymbolized += s.Value[objIdx]
 			continue
 		}
-		p.Samples = append(p.Samples, Sample{Stack: stack, Objects: s.Value[objIdx], Bytes: s.Value[byteIdx],
-			Sampled: sampled(s.Value[objIdx], s.Value[byteIdx], p.Rate)})
+		smp := Sample{Stack: stack, Objects: s.Value[objIdx], Bytes: s.Value[byteIdx],
+			Sampled: sampled(s.Value[objIdx], s.Value[byteIdx], p.Rate)}
+		if p.Inuse {
+			smp.InuseObjects, smp.InuseBytes = s.Value[inuseObjIdx], s.Value[inuseByteIdx]
+		}
+		p.Samples = append(p.Samples, smp)
 	}
 	return p, nil
 }
@@ -263,7 +284,11 @@ func (p *Profile) Empty() bool {
 // FuncPackage returns the package path of a function symbol name such as
 // "example.com/m/sub.(*T).Method.func1", "example.com/m.F[go.shape.int]"
 // or "gopkg.in/yaml%2ev3.(*parser).node".
-func FuncPackage(fn string) string {
+func FuncPackage(fn string) string { return funcPackages.get(fn, funcPackage) }
+
+var funcPackages memo[string]
+
+func funcPackage(fn string) string {
 	if i := strings.IndexByte(fn, '['); i >= 0 {
 		fn = fn[:i] // type arguments may hold slashes and dots of their own
 	}
@@ -278,7 +303,11 @@ func FuncPackage(fn string) string {
 
 // IsRuntime reports whether fn is part of the allocator and the runtime's
 // conversions rather than the code that asked for memory.
-func IsRuntime(fn string) bool {
+func IsRuntime(fn string) bool { return runtimeFuncs.get(fn, isRuntime) }
+
+var runtimeFuncs memo[bool]
+
+func isRuntime(fn string) bool {
 	pkg := FuncPackage(fn)
 	return pkg == "runtime" || strings.HasPrefix(pkg, "internal/runtime/") || pkg == "internal/abi"
 }
@@ -298,7 +327,11 @@ var stdRoots = map[string]bool{
 }
 
 // IsStd reports whether pkg is a standard-library package path.
-func IsStd(pkg string) bool {
+func IsStd(pkg string) bool { return stdPackages.get(pkg, isStd) }
+
+var stdPackages memo[bool]
+
+func isStd(pkg string) bool {
 	first, _, _ := strings.Cut(pkg, "/")
 	return !strings.Contains(first, ".") && stdRoots[first]
 }
@@ -337,7 +370,7 @@ func (u UserCode) Is(fn string) bool {
 	if len(u.Prefixes) > 0 {
 		for _, p := range u.Prefixes {
 			p = strings.TrimSuffix(p, "/")
-			if pkg == p || strings.HasPrefix(pkg, p+"/") {
+			if strings.HasPrefix(pkg, p) && (len(pkg) == len(p) || pkg[len(p)] == '/') {
 				return true
 			}
 		}
@@ -350,7 +383,7 @@ func (u UserCode) Is(fn string) bool {
 		return false
 	}
 	for _, p := range libraryPrefixes {
-		if strings.HasPrefix(pkg+"/", p) || strings.HasPrefix(pkg, p) {
+		if strings.HasPrefix(pkg, p) || (len(p) == len(pkg)+1 && strings.HasPrefix(p, pkg) && p[len(pkg)] == '/') {
 			return false
 		}
 	}
