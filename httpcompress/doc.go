@@ -75,8 +75,12 @@
 // a tag, and If-Range, which never matches a weak tag, cannot splice
 // ranges of two representations (a value that is not an entity tag is
 // dropped). When a client revalidates a compressed copy, If-None-Match
-// reaches h with the suffix removed, so h compares its own tag, and a 304
-// carries the compressed copy's tag back. A request that accepts a coding
+// reaches h with each weak tag that ends in a coding's suffix followed by
+// the same tag without it (W/"v1-zstd", W/"v1"), so h finds its own tag,
+// and a 304 carries the compressed copy's tag back where the client sent
+// it. Strong tags reach h as the client sent them, and so does every weak
+// one: a handler that serves its own compressed copy under its own tag
+// ("asset-gzip", as Apache's mod_deflate makes them) gets its 304s. A request that accepts a coding
 // and carries Range reaches h without Range and If-Range, so it is
 // answered with the whole body, compressed, never with a 206. Clients that
 // want ranges ask for identity, as browsers do for media and Go's

@@ -117,12 +117,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	var held coding // the coding of the copy the client revalidates
+	inm := r.Header["If-None-Match"] // as the client sent it
+	var held coding                  // the coding of the copy the client revalidates
 	r, held = adaptRequest(r)
 	rw := getResponseWriter(w, h)
 	rw.vals = vals
 	rw.coding = c
 	rw.held = held
+	rw.inm = inm
 	defer rw.release() // also when h panics: then rw.done is false
 	var hw http.ResponseWriter = rw
 	if canHijack(w) {
@@ -195,6 +197,7 @@ type responseWriter struct {
 	state    int
 	coding   coding        // the coding negotiated, never identity
 	held     coding        // the coding of the copy the client revalidates
+	inm      []string      // the request's If-None-Match, as the client sent it
 	rng      *rand.ChaCha8 // draws padding lengths; kept across uses
 	done     bool          // finish ran to the end
 	hijacked bool          // the handler took over the connection
@@ -409,7 +412,7 @@ func (rw *responseWriter) startPassthrough() {
 	if rw.status == http.StatusNotModified && rw.held != identity {
 		// The client revalidates its compressed copy: this response
 		// updates that copy's stored fields, its tag included.
-		tagETags(hdr, rw.held)
+		tagRevalidated(hdr, rw.held, rw.inm)
 	}
 	rw.w.WriteHeader(rw.status)
 	if len(rw.buf) > 0 {
