@@ -116,7 +116,8 @@
 // The ResponseWriter Handler passes to h implements io.StringWriter,
 // without copying the string to a byte slice, and io.ReaderFrom, which
 // hands a response sent as it is to the server's own ReadFrom (net/http's
-// uses sendfile). It implements http.Flusher: Flush
+// uses sendfile), and the deprecated http.CloseNotifier, with the
+// server's channel. It implements http.Flusher: Flush
 // sends everything written so far through the compressor to the client, so
 // an event stream's events reach the client as they are flushed. It also
 // unwraps for http.ResponseController, which reaches the server's

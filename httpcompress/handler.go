@@ -285,6 +285,24 @@ func (rw *responseWriter) Header() http.Header { return rw.w.Header() }
 // http.ResponseController.
 func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
 
+// CloseNotify implements the deprecated http.CloseNotifier, which some
+// handlers still assert without checking (gin's streaming does), with the
+// channel of the underlying ResponseWriter, directly or through Unwrap.
+// When none has one, it returns a channel that never receives.
+func (rw *responseWriter) CloseNotify() <-chan bool {
+	w := rw.w
+	for {
+		switch t := w.(type) {
+		case http.CloseNotifier: //lint:ignore SA1019 forwarded for handlers that use it
+			return t.CloseNotify()
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return nil
+		}
+	}
+}
+
 // WriteHeader records the status. Informational statuses other than 101
 // go to the client at once, with the header as it stands, as in net/http;
 // others wait for the response to start (see "Headers" in the package

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sinkWriter is a ResponseWriter with net/http's WriteString and
@@ -121,6 +122,47 @@ func TestHandlerReadFrom(t *testing.T) {
 		}
 		if !bytes.Equal(body, file) {
 			t.Errorf("%s, Accept-Encoding %q: body differs", tc.ct, tc.ae)
+		}
+	}
+}
+
+// TestServerCloseNotify checks that a handler still using the deprecated
+// http.CloseNotifier, as gin's streaming does, finds it behind Handler
+// whenever the server's writer has it, compressed or not, and that it
+// fires when the client goes away.
+func TestServerCloseNotify(t *testing.T) {
+	notified := make(chan bool, 1)
+	srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cn, ok := w.(http.CloseNotifier) //lint:ignore SA1019 the deprecated interface is what is tested
+		if !ok {
+			http.Error(w, "not a CloseNotifier", 500)
+			return
+		}
+		io.WriteString(w, bigBody)
+		w.(http.Flusher).Flush()
+		select {
+		case <-cn.CloseNotify():
+			notified <- true
+		case <-time.After(30 * time.Second):
+			notified <- false
+		}
+	})))
+	for _, ae := range []string{"", "gzip", "zstd"} {
+		req, err := http.NewRequest("GET", srv.URL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", ae)
+		res, err := rawClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode != 200 {
+			t.Fatalf("Accept-Encoding %q: status %d", ae, res.StatusCode)
+		}
+		res.Body.Close() // the client goes away before the body ends
+		if !<-notified {
+			t.Errorf("Accept-Encoding %q: CloseNotify did not fire", ae)
 		}
 	}
 }
