@@ -372,6 +372,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
 	}
+	if len(p) == 0 && rw.state == undecided {
+		return 0, nil // no body yet, as net/http takes it: nothing starts
+	}
 	switch rw.state {
 	case passthrough:
 		return rw.w.Write(p)
@@ -417,6 +420,9 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 	}
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
+	}
+	if s == "" && rw.state == undecided {
+		return 0, nil // as Write
 	}
 	switch rw.state {
 	case passthrough:

@@ -175,3 +175,27 @@ func TestServerVaryOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestServerEmptyWriteStartsNothing checks that an empty Write, which
+// net/http takes as no body yet, does not start the response: with
+// WithMinSize(0) the type is still sniffed from the bytes that follow,
+// as net/http sniffs them, rather than from nothing.
+func TestServerEmptyWriteStartsNothing(t *testing.T) {
+	page := "<!DOCTYPE html><html>" + strings.Repeat("<p>hello</p>", 200)
+	for _, name := range []string{"Write", "WriteString"} {
+		srv := newServer(t, Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if name == "Write" {
+				w.Write(nil)
+			} else {
+				io.WriteString(w, "")
+			}
+			io.WriteString(w, page)
+		}), WithMinSize(0)))
+		for _, ae := range []string{"", "gzip", "zstd"} {
+			res, body := fetch(t, "GET", srv.URL, ae)
+			if ct := res.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" || string(body) != page {
+				t.Errorf("empty %s, Accept-Encoding %q: Content-Type %q, body of %d bytes", name, ae, ct, len(body))
+			}
+		}
+	}
+}
