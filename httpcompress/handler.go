@@ -184,27 +184,24 @@ const (
 // handler. It is pooled: a ResponseWriter must not be used after
 // ServeHTTP returns (net/http's rule), so Handler owns it again then.
 type responseWriter struct {
-	w       http.ResponseWriter
-	h       *handler
-	gz      *encpool.Gzip       // set while compressing with gzip
-	zs      *encpool.Zstd       // set while compressing with zstd above SpeedFastest
-	zb      *encpool.ZstdStream // set while compressing with zstd at SpeedFastest
-	vals    *[numVals]string
-	buf     []byte // the first bytes, while undecided
-	status  int    // 0 until the handler sets one
-	state   int
-	coding  coding        // the coding negotiated; identity: never compress
-	held    coding        // the coding of the copy the client revalidates
-	inm     []string      // the request's If-None-Match, as the client sent it
-	rng     *rand.ChaCha8 // draws padding lengths; kept across uses
-	done    bool          // finish ran to the end
-	ct      string        // the last Content-Type compressType was asked about
-	ctOK    bool          // and its answer,
-	ctKnown bool          // if it was asked
-	// scratch carries a string to Write a piece at a time (see
-	// WriteString), so that no byte slice is made of it.
-	scratch  [512]byte
-	hijacked bool // the handler took over the connection
+	w        http.ResponseWriter
+	h        *handler
+	gz       *encpool.Gzip       // set while compressing with gzip
+	zs       *encpool.Zstd       // set while compressing with zstd above SpeedFastest
+	zb       *encpool.ZstdStream // set while compressing with zstd at SpeedFastest
+	vals     *[numVals]string
+	buf      []byte // the first bytes, while undecided
+	status   int    // 0 until the handler sets one
+	state    int
+	coding   coding        // the coding negotiated; identity: never compress
+	held     coding        // the coding of the copy the client revalidates
+	inm      []string      // the request's If-None-Match, as the client sent it
+	rng      *rand.ChaCha8 // draws padding lengths; kept across uses
+	done     bool          // finish ran to the end
+	ct       string        // the last Content-Type compressType was asked about
+	ctOK     bool          // and its answer,
+	ctKnown  bool          // if it was asked
+	hijacked bool          // the handler took over the connection
 }
 
 // hijackWriter is the responseWriter of a request whose server
@@ -445,16 +442,45 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 			}
 			return len(s), nil
 		}
-	case wholeBody:
-		if len(rw.buf)+len(s) <= zstdblock.MaxInput {
-			holdWhole(rw, s)
-			return len(s), nil
+		// Longer than a block: hold what fits, start, send the rest.
+		n := max(zstdblock.MaxInput-len(rw.buf), 0)
+		holdWhole(rw, s[:n])
+		if err := rw.startCompression(nil, false); err != nil {
+			return 0, err
 		}
+		m, err := rw.writeStarted(s[n:])
+		return n + m, err
+	case wholeBody:
+		n := min(zstdblock.MaxInput-len(rw.buf), len(s))
+		holdWhole(rw, s[:n])
+		if n == len(s) {
+			return n, nil
+		}
+		if err := rw.startStream(); err != nil {
+			return 0, err
+		}
+		m, err := rw.writeStarted(s[n:])
+		return n + m, err
 	}
+	return rw.writeStarted(s)
+}
+
+// writeStarted writes s to a started response, sent as it is or
+// compressing, without making a byte slice of it: through the server's
+// WriteString, or through the compressor a piece at a time, each piece
+// copied into the first-bytes buffer, which is empty while compressing.
+func (rw *responseWriter) writeStarted(s string) (int, error) {
+	if rw.state == passthrough {
+		return io.WriteString(rw.w, s)
+	}
+	if cap(rw.buf) < minPiece {
+		rw.buf = make([]byte, 0, minPiece) // kept by the pooled writer
+	}
+	piece := rw.buf[:cap(rw.buf)]
 	n := 0
 	for n < len(s) {
-		k := copy(rw.scratch[:], s[n:])
-		m, err := rw.Write(rw.scratch[:k])
+		k := copy(piece, s[n:])
+		m, err := rw.encWrite(piece[:k])
 		n += m
 		if err != nil {
 			return n, err
@@ -462,6 +488,9 @@ func (rw *responseWriter) WriteString(s string) (int, error) {
 	}
 	return n, nil
 }
+
+// minPiece is the least writeStarted copies a string through at a time.
+const minPiece = 4 << 10
 
 // ReadFrom copies src to the response as Write would. A response sent as
 // it is hands src to the server's writer, whose ReadFrom can send a file
