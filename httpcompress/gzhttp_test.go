@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/http/httptrace"
 	"net/textproto"
 	"os/exec"
@@ -48,6 +49,7 @@ type diffResponse struct {
 	trailer  http.Header
 	early    []string // 1xx statuses and their Link fields
 	rawCE    string
+	proto    string
 	rawETags []string
 }
 
@@ -191,7 +193,8 @@ func gzipOf(s string) string {
 
 // TestServerDiffGzhttp runs each of diffHandlers behind Handler and behind
 // gzhttp (klauspost/compress/gzhttp at its defaults), over real HTTP on
-// loopback, for each kind of Accept-Encoding, and compares status,
+// loopback, HTTP/1.1 in the clear and HTTP/2 over TLS (where neither can
+// hijack), for each kind of Accept-Encoding, and compares status,
 // header, trailers, 1xx responses and decoded body.
 //
 // The comparison allows the differences the package documentation
@@ -213,16 +216,47 @@ func TestServerDiffGzhttp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dc := range diffHandlers() {
-		ours := newServer(t, Handler(dc.h))
-		theirs := newServer(t, wrap(dc.h))
+	for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {
+		for _, dc := range diffHandlers() {
+			ours, c := newProtoServer(t, proto, Handler(dc.h))
+			theirs, _ := newProtoServer(t, proto, wrap(dc.h))
+			diffCompare(t, proto, dc, c, ours.URL, theirs.URL)
+		}
+	}
+}
+
+// newProtoServer starts a server on loopback speaking proto, HTTP/1.1 in
+// the clear or HTTP/2 over TLS, and returns it with a client for it that
+// neither asks for nor decodes a coding by itself.
+func newProtoServer(t *testing.T, proto string, h http.Handler) (*httptest.Server, *http.Client) {
+	t.Helper()
+	if proto == "HTTP/1.1" {
+		return newServer(t, h), rawClient()
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	c.Transport.(*http.Transport).DisableCompression = true
+	return srv, c
+}
+
+// diffCompare compares the responses of the servers at ours and theirs
+// to dc's requests.
+func diffCompare(t *testing.T, proto string, dc diffCase, c *http.Client, ours, theirs string) {
+	t.Helper()
+	{
 		aes := dc.aes
 		if aes == nil {
 			aes = []string{"", "gzip", "zstd", "gzip, deflate, br, zstd"}
 		}
 		for _, ae := range aes {
-			got := diffFetch(t, ours.URL, dc, ae)
-			want := diffFetch(t, theirs.URL, dc, ae)
+			got := diffFetch(t, c, ours, dc, ae)
+			want := diffFetch(t, c, theirs, dc, ae)
+			if got.proto != proto || want.proto != proto {
+				t.Fatalf("%s: responses in %s and %s", proto, got.proto, want.proto)
+			}
 			if slices.Contains(dc.noTypeCheck, ae) {
 				got.header.Del("Content-Type")
 				want.header.Del("Content-Type")
@@ -241,13 +275,13 @@ func TestServerDiffGzhttp(t *testing.T) {
 				want.header.Del(k)
 			}
 			if d := diffResponses(got, want); d != "" {
-				t.Errorf("%s, Accept-Encoding %q: %s", dc.name, ae, d)
+				t.Errorf("%s, %s, Accept-Encoding %q: %s", proto, dc.name, ae, d)
 			}
 			if got.rawCE != "" && !dc.ownCoding {
 				// Handler's own tags are weak and name the coding.
 				for _, tag := range got.rawETags {
 					if !strings.HasPrefix(tag, "W/") || !strings.HasSuffix(tag, "-"+got.rawCE+`"`) {
-						t.Errorf("%s, Accept-Encoding %q: compressed response with ETag %s", dc.name, ae, tag)
+						t.Errorf("%s, %s, Accept-Encoding %q: compressed response with ETag %s", proto, dc.name, ae, tag)
 					}
 				}
 			}
@@ -258,14 +292,14 @@ func TestServerDiffGzhttp(t *testing.T) {
 // diffFetch sends dc's request with Accept-Encoding ae and returns the
 // response normalised; for a revalidation case, the second response,
 // to a request carrying the first one's ETag in If-None-Match.
-func diffFetch(t *testing.T, url string, dc diffCase, ae string) diffResponse {
+func diffFetch(t *testing.T, c *http.Client, url string, dc diffCase, ae string) diffResponse {
 	t.Helper()
-	r := diffDo(t, url, dc, ae, "")
+	r := diffDo(t, c, url, dc, ae, "")
 	if dc.revalid {
 		if len(r.rawETags) != 1 || r.status != 200 {
 			t.Fatalf("%s: first response %d with ETag %q", dc.name, r.status, r.rawETags)
 		}
-		r = diffDo(t, url, dc, ae, r.rawETags[0])
+		r = diffDo(t, c, url, dc, ae, r.rawETags[0])
 		if r.status != http.StatusNotModified {
 			t.Errorf("%s, Accept-Encoding %q: revalidation answered %d", dc.name, ae, r.status)
 		}
@@ -273,7 +307,7 @@ func diffFetch(t *testing.T, url string, dc diffCase, ae string) diffResponse {
 	return r
 }
 
-func diffDo(t *testing.T, url string, dc diffCase, ae, inm string) diffResponse {
+func diffDo(t *testing.T, c *http.Client, url string, dc diffCase, ae, inm string) diffResponse {
 	t.Helper()
 	method := dc.method
 	if method == "" {
@@ -297,10 +331,11 @@ func diffDo(t *testing.T, url string, dc diffCase, ae, inm string) diffResponse 
 	if inm != "" {
 		req.Header.Set("If-None-Match", inm)
 	}
-	res, err := rawClient().Do(req)
+	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	out.proto = res.Proto
 	raw, err := io.ReadAll(res.Body)
 	res.Body.Close()
 	if err != nil {
@@ -408,7 +443,7 @@ func TestServerDiffCurl(t *testing.T) {
 			continue
 		}
 		srv := newServer(t, Handler(dc.h))
-		want := diffDo(t, srv.URL, dc, "gzip, deflate, br, zstd", "")
+		want := diffDo(t, rawClient(), srv.URL, dc, "gzip, deflate, br, zstd", "")
 		args := []string{"--silent", "--show-error", "--compressed", "-H", "Accept-Encoding: gzip, deflate, br, zstd"}
 		for k, v := range dc.header {
 			args = append(args, "-H", k+": "+v)
