@@ -52,8 +52,9 @@
 // not sent (but trailers), as net/http documents, and cannot contradict
 // the body. net/http alone takes its copy of the header at WriteHeader, or
 // at the first Write: a handler that follows its rule and sets the header
-// first sees no difference; one that sets fields between WriteHeader and
-// its first bytes has them sent here, where net/http would drop them.
+// first sees no difference; one that sets fields after WriteHeader, or
+// after its first bytes, but before the response starts here, has them
+// sent, where net/http would drop them. An empty Write starts nothing.
 //
 // Handler never sets a Content-Type h did not, but one net/http would
 // have: when h sets none (not even an empty one, which tells net/http not
