@@ -27,16 +27,41 @@
 // first bytes to decide, or goes by the Content-Length the handler set. A
 // compressed response carries Content-Encoding and no Content-Length.
 // Handler adds "Vary: Accept-Encoding" to every response it might have
-// compressed, whether it did or not, keeping any Vary the handler sets.
-// (For requests that accept no coding, h gets the server's ResponseWriter
-// itself: there, a handler that replaces Vary with Header().Set rather than
-// adding to it drops Accept-Encoding, which costs caches only a missed
-// compression.)
+// compressed, whether it did or not, keeping any Vary the handler sets
+// and adding nothing when that already names Accept-Encoding (or is "*").
 //
 // WithContentTypes("application/json", "text/*") compresses only the
 // media types listed, whatever their parameters ("application/json;
 // charset=utf-8" matches "application/json"); WithContentTypeFilter takes
 // any predicate of the Content-Type value.
+//
+// # Headers
+//
+// Handler decides whether to compress, and sends the status and header,
+// at one moment, when the response starts: when the body reaches the
+// minimum size, or, for a response that cannot be compressed as its header
+// stands (a request for HEAD or with no coding, a 204, an excluded type, a
+// Content-Encoding of h's own), at its first byte; at the first Flush or
+// Hijack; or when h returns. WriteHeader only records the status, except
+// for an informational one (1xx other than 101), which goes out at once
+// with the header as it stands, as net/http sends it. Until the response
+// starts, the header map is h's to change, and what it holds then is both
+// what decides and what is sent: a Content-Type set after WriteHeader(200)
+// counts, as gzhttp lets it. Once the response has started, changes are
+// not sent (but trailers), as net/http documents, and cannot contradict
+// the body. net/http alone takes its copy of the header at WriteHeader, or
+// at the first Write: a handler that follows its rule and sets the header
+// first sees no difference; one that sets fields after WriteHeader, or
+// after its first bytes, but before the response starts here, has them
+// sent, where net/http would drop them. An empty Write starts nothing.
+//
+// Handler never sets a Content-Type h did not, but one net/http would
+// have: when h sets none (not even an empty one, which tells net/http not
+// to sniff), a compressed response carries the type net/http sniffs from
+// the first 512 bytes of the uncompressed body, since net/http sniffs no
+// type for a body with a Content-Encoding. A response started with no
+// body (WriteHeader then Flush) gets no type, compressed or not, as with
+// net/http.
 //
 // # BREACH padding
 //
@@ -74,8 +99,12 @@
 // a tag, and If-Range, which never matches a weak tag, cannot splice
 // ranges of two representations (a value that is not an entity tag is
 // dropped). When a client revalidates a compressed copy, If-None-Match
-// reaches h with the suffix removed, so h compares its own tag, and a 304
-// carries the compressed copy's tag back. A request that accepts a coding
+// reaches h with each weak tag that ends in a coding's suffix followed by
+// the same tag without it (W/"v1-zstd", W/"v1"), so h finds its own tag,
+// and a 304 carries the compressed copy's tag back where the client sent
+// it. Strong tags reach h as the client sent them, and so does every weak
+// one: a handler that serves its own compressed copy under its own tag
+// ("asset-gzip", as Apache's mod_deflate makes them) gets its 304s. A request that accepts a coding
 // and carries Range reaches h without Range and If-Range, so it is
 // answered with the whole body, compressed, never with a 206. Clients that
 // want ranges ask for identity, as browsers do for media and Go's
@@ -84,7 +113,11 @@
 //
 // # Streams, hijacking, upgrades
 //
-// The ResponseWriter Handler passes to h implements http.Flusher: Flush
+// The ResponseWriter Handler passes to h implements io.StringWriter,
+// without copying the string to a byte slice, and io.ReaderFrom, which
+// hands a response sent as it is to the server's own ReadFrom (net/http's
+// uses sendfile), and the deprecated http.CloseNotifier, with the
+// server's channel. It implements http.Flusher: Flush
 // sends everything written so far through the compressor to the client, so
 // an event stream's events reach the client as they are flushed. It also
 // unwraps for http.ResponseController, which reaches the server's

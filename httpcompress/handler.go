@@ -3,6 +3,7 @@ package httpcompress
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -105,24 +106,23 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	hdr := w.Header()
-	vals := newHeaderValues()
-	addVary(hdr, vals[0:1:1])
-	if r.Method == http.MethodHead {
-		h.next.ServeHTTP(w, r)
-		return
+	// A response to HEAD, or to a request that accepts no coding, is
+	// never compressed (coding identity), but still goes through rw, which
+	// adds Vary once, when it starts.
+	c := identity
+	held := identity                 // the coding of the copy the client revalidates
+	inm := r.Header["If-None-Match"] // as the client sent it
+	if r.Method != http.MethodHead {
+		c = negotiate(r.Header["Accept-Encoding"], true, !h.zstdOff)
+		if c != identity {
+			r, held = adaptRequest(r)
+		}
 	}
-	c := negotiate(r.Header["Accept-Encoding"], true, !h.zstdOff)
-	if c == identity {
-		h.next.ServeHTTP(w, r)
-		return
-	}
-	var held coding // the coding of the copy the client revalidates
-	r, held = adaptRequest(r)
 	rw := getResponseWriter(w, h)
-	rw.vals = vals
+	rw.vals = newHeaderValues()
 	rw.coding = c
 	rw.held = held
+	rw.inm = inm
 	defer rw.release() // also when h panics: then rw.done is false
 	var hw http.ResponseWriter = rw
 	if canHijack(w) {
@@ -193,10 +193,14 @@ type responseWriter struct {
 	buf      []byte // the first bytes, while undecided
 	status   int    // 0 until the handler sets one
 	state    int
-	coding   coding        // the coding negotiated, never identity
+	coding   coding        // the coding negotiated; identity: never compress
 	held     coding        // the coding of the copy the client revalidates
+	inm      []string      // the request's If-None-Match, as the client sent it
 	rng      *rand.ChaCha8 // draws padding lengths; kept across uses
 	done     bool          // finish ran to the end
+	ct       string        // the last Content-Type compressType was asked about
+	ctOK     bool          // and its answer,
+	ctKnown  bool          // if it was asked
 	hijacked bool          // the handler took over the connection
 }
 
@@ -278,11 +282,29 @@ func (rw *responseWriter) Header() http.Header { return rw.w.Header() }
 // http.ResponseController.
 func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
 
+// CloseNotify implements the deprecated http.CloseNotifier, which some
+// handlers still assert without checking (gin's streaming does), with the
+// channel of the underlying ResponseWriter, directly or through Unwrap.
+// When none has one, it returns a channel that never receives.
+func (rw *responseWriter) CloseNotify() <-chan bool {
+	w := rw.w
+	for {
+		switch t := w.(type) {
+		case http.CloseNotifier: //lint:ignore SA1019 forwarded for handlers that use it
+			return t.CloseNotify()
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return nil
+		}
+	}
+}
+
 // WriteHeader records the status. Informational statuses other than 101
-// go to the client at once; a response that cannot be compressed is
-// started at once, and others wait for the first bytes of the body. As in
-// net/http, a code that is not three digits panics, unless the call is
-// superfluous.
+// go to the client at once, with the header as it stands, as in net/http;
+// others wait for the response to start (see "Headers" in the package
+// documentation). As in net/http, a code that is not three digits panics,
+// unless the call is superfluous.
 func (rw *responseWriter) WriteHeader(code int) {
 	if rw.hijacked || rw.status != 0 || rw.state != undecided {
 		return // superfluous, as net/http ignores it
@@ -296,22 +318,18 @@ func (rw *responseWriter) WriteHeader(code int) {
 		return
 	}
 	rw.status = code
-	if !rw.compressible() {
-		rw.startPassthrough()
-		return
-	}
-	if cl := rw.w.Header().Get("Content-Length"); cl != "" {
-		if n, err := strconv.ParseInt(cl, 10, 64); err == nil && n < int64(rw.h.minSize) {
-			rw.startPassthrough()
-		}
-	}
 }
 
-// compressible reports whether the status and headers allow compression:
-// a status with a body that is not a range, no Content-Encoding or
-// Content-Range of the handler's own, and a Content-Type, when set, that
-// is not compressed already.
+// compressible reports whether the request, status and header as they
+// stand allow compression: a coding was negotiated, the status has a body
+// that is not a range, the handler set no Content-Encoding or
+// Content-Range of its own, a Content-Type, when set, that is not
+// compressed already, and a Content-Length, when set, of at least the
+// minimum size.
 func (rw *responseWriter) compressible() bool {
+	if rw.coding == identity {
+		return false
+	}
 	switch rw.status {
 	case http.StatusSwitchingProtocols, http.StatusNoContent,
 		http.StatusPartialContent, http.StatusNotModified:
@@ -321,8 +339,26 @@ func (rw *responseWriter) compressible() bool {
 	if len(hdr["Content-Encoding"]) > 0 || len(hdr["Content-Range"]) > 0 {
 		return false
 	}
-	ct := hdr["Content-Type"]
-	return len(ct) == 0 || rw.h.compressType(ct[0])
+	if ct := hdr["Content-Type"]; len(ct) > 0 && !rw.compressType(ct[0]) {
+		return false
+	}
+	if cl := hdr["Content-Length"]; len(cl) > 0 {
+		if n, err := strconv.ParseInt(cl[0], 10, 64); err == nil && n < int64(rw.h.minSize) {
+			return false
+		}
+	}
+	return true
+}
+
+// compressType reports whether a body of the Content-Type ct is
+// compressed, asking the handler's filter once per type per response: the
+// type is looked at when the body starts and again when the response
+// starts, and a filter given by WithContentTypeFilter may cost.
+func (rw *responseWriter) compressType(ct string) bool {
+	if !rw.ctKnown || ct != rw.ct {
+		rw.ct, rw.ctOK, rw.ctKnown = ct, rw.h.compressType(ct), true
+	}
+	return rw.ctOK
 }
 
 // Write buffers or compresses p.
@@ -333,6 +369,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	if rw.status == 0 {
 		rw.WriteHeader(http.StatusOK)
 	}
+	if len(p) == 0 && rw.state == undecided {
+		return 0, nil // no body yet, as net/http takes it: nothing starts
+	}
 	switch rw.state {
 	case passthrough:
 		return rw.w.Write(p)
@@ -340,7 +379,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		return rw.encWrite(p)
 	case wholeBody:
 		if len(rw.buf)+len(p) <= zstdblock.MaxInput {
-			rw.holdWhole(p)
+			holdWhole(rw, p)
 			return len(p), nil
 		}
 		// Too long for one block: stream it.
@@ -349,7 +388,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		}
 		return rw.encWrite(p)
 	}
-	if len(rw.buf)+len(p) < rw.h.minSize {
+	// Undecided. The first bytes are held, up to the minimum size, unless
+	// the response cannot be compressed as its header stands now.
+	if len(rw.buf)+len(p) < rw.h.minSize && (len(rw.buf) > 0 || rw.compressible()) {
 		rw.buf = append(rw.buf, p...)
 		return len(p), nil
 	}
@@ -357,20 +398,127 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	switch rw.state {
-	case passthrough: // a sniffed type that is compressed already
+	case passthrough:
 		return rw.w.Write(p)
 	case wholeBody:
-		rw.holdWhole(p)
+		holdWhole(rw, p)
 		return len(p), nil
 	}
 	return rw.encWrite(p)
 }
 
-// holdWhole appends p to the whole body being held, which with p is at
-// most one block. The buffer grows as append would, but never past one
-// block, so that a pooled response writer can keep it (maxRetainedBuf)
-// and the next body of that size is held without allocating.
-func (rw *responseWriter) holdWhole(p []byte) {
+// WriteString writes s as Write would, without making a byte slice of it
+// (io.WriteString uses it): to a response sent as it is, through the
+// server's own WriteString; into the bytes held; or to the compressor a
+// piece at a time.
+func (rw *responseWriter) WriteString(s string) (int, error) {
+	if rw.hijacked {
+		return 0, http.ErrHijacked
+	}
+	if rw.status == 0 {
+		rw.WriteHeader(http.StatusOK)
+	}
+	if s == "" && rw.state == undecided {
+		return 0, nil // as Write
+	}
+	switch rw.state {
+	case passthrough:
+		return io.WriteString(rw.w, s)
+	case undecided:
+		if len(rw.buf) == 0 && !rw.compressible() {
+			rw.startPassthrough()
+			return io.WriteString(rw.w, s)
+		}
+		if len(rw.buf)+len(s) < rw.h.minSize {
+			rw.buf = append(rw.buf, s...)
+			return len(s), nil
+		}
+		if len(rw.buf)+len(s) <= zstdblock.MaxInput {
+			// Held with the first bytes, s is sent with them, in
+			// whatever way startCompression decides.
+			holdWhole(rw, s)
+			if err := rw.startCompression(nil, true); err != nil {
+				return 0, err
+			}
+			return len(s), nil
+		}
+		// Longer than a block: hold what fits, start, send the rest.
+		n := max(zstdblock.MaxInput-len(rw.buf), 0)
+		holdWhole(rw, s[:n])
+		if err := rw.startCompression(nil, false); err != nil {
+			return 0, err
+		}
+		m, err := rw.writeStarted(s[n:])
+		return n + m, err
+	case wholeBody:
+		n := min(zstdblock.MaxInput-len(rw.buf), len(s))
+		holdWhole(rw, s[:n])
+		if n == len(s) {
+			return n, nil
+		}
+		if err := rw.startStream(); err != nil {
+			return 0, err
+		}
+		m, err := rw.writeStarted(s[n:])
+		return n + m, err
+	}
+	return rw.writeStarted(s)
+}
+
+// writeStarted writes s to a started response, sent as it is or
+// compressing, without making a byte slice of it: through the server's
+// WriteString, or through the compressor a piece at a time, each piece
+// copied into the first-bytes buffer, which is empty while compressing.
+func (rw *responseWriter) writeStarted(s string) (int, error) {
+	if rw.state == passthrough {
+		return io.WriteString(rw.w, s)
+	}
+	if cap(rw.buf) < minPiece {
+		rw.buf = make([]byte, 0, minPiece) // kept by the pooled writer
+	}
+	piece := rw.buf[:cap(rw.buf)]
+	n := 0
+	for n < len(s) {
+		k := copy(piece, s[n:])
+		m, err := rw.encWrite(piece[:k])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// minPiece is the least writeStarted copies a string through at a time.
+const minPiece = 4 << 10
+
+// ReadFrom copies src to the response as Write would. A response sent as
+// it is hands src to the server's writer, whose ReadFrom can send a file
+// with sendfile.
+func (rw *responseWriter) ReadFrom(src io.Reader) (int64, error) {
+	if rw.hijacked {
+		return 0, http.ErrHijacked
+	}
+	if rw.status == 0 {
+		rw.WriteHeader(http.StatusOK)
+	}
+	if rw.state == undecided && len(rw.buf) == 0 && !rw.compressible() {
+		rw.startPassthrough()
+	}
+	if rw.state == passthrough {
+		return io.Copy(rw.w, src)
+	}
+	return io.Copy(writerOnly{rw}, src)
+}
+
+// writerOnly hides a responseWriter's ReadFrom from io.Copy.
+type writerOnly struct{ io.Writer }
+
+// holdWhole appends p to the bytes held, which with p are at most one
+// block. The buffer grows as append would, but never past one block, so
+// that a pooled response writer can keep it (maxRetainedBuf) and the next
+// body of that size is held without allocating.
+func holdWhole[T string | []byte](rw *responseWriter, p T) {
 	if need := len(rw.buf) + len(p); need > cap(rw.buf) {
 		grown := make([]byte, len(rw.buf), min(max(need, 2*cap(rw.buf)), zstdblock.MaxInput))
 		copy(grown, rw.buf)
@@ -409,7 +557,7 @@ func (rw *responseWriter) startPassthrough() {
 	if rw.status == http.StatusNotModified && rw.held != identity {
 		// The client revalidates its compressed copy: this response
 		// updates that copy's stored fields, its tag included.
-		tagETags(hdr, rw.held)
+		tagRevalidated(hdr, rw.held, rw.inm)
 	}
 	rw.w.WriteHeader(rw.status)
 	if len(rw.buf) > 0 {
@@ -418,27 +566,40 @@ func (rw *responseWriter) startPassthrough() {
 	}
 }
 
-// startCompression readies the header of a compressed response, then
-// sends it and the buffered bytes through a pooled compressor, or, when
-// mayWait and the response's zstd body may fit one block, waits for the
-// rest of the body (state wholeBody). next is the data about to be
-// written, used with the buffer to sniff a missing Content-Type; a sniffed
-// type that is compressed already starts a passthrough instead.
+// startCompression starts the response: it decides, from the header as
+// it stands, whether to compress, and if not starts a passthrough. If so,
+// it readies the header of a compressed response and sends it, then sends
+// the buffered bytes through a pooled compressor, or, when mayWait and the
+// response's zstd body may fit one block, holds the rest of the body
+// (state wholeBody). next is the data about to be written, used with the
+// buffer to sniff a missing Content-Type; a sniffed type that is
+// compressed already starts a passthrough instead. The decision and the
+// header sent come from the same moment: nothing the handler changes
+// later is sent (net/http takes its copy of the header at WriteHeader).
 func (rw *responseWriter) startCompression(next []byte, mayWait bool) error {
+	if !rw.compressible() {
+		rw.startPassthrough()
+		return nil
+	}
 	hdr := rw.w.Header()
 	if _, ok := hdr["Content-Type"]; !ok {
 		// Sniff the uncompressed data, as net/http would: it would
-		// otherwise sniff the compressed bytes.
+		// otherwise sniff the compressed bytes, or, with the
+		// Content-Encoding set, not sniff at all. Like net/http, set
+		// no type when there is nothing to sniff (a Flush before the
+		// body).
 		sniff := rw.buf
 		if len(sniff) < 512 && len(next) > 0 {
 			sniff = append(sniff, next[:min(len(next), 512-len(sniff))]...)
 			rw.buf = sniff[:len(rw.buf)]
 		}
-		ct := http.DetectContentType(sniff)
-		hdr["Content-Type"] = []string{ct}
-		if !rw.h.compressType(ct) {
-			rw.startPassthrough()
-			return nil
+		if len(sniff) > 0 {
+			ct := http.DetectContentType(sniff)
+			if !rw.compressType(ct) {
+				rw.startPassthrough() // net/http sniffs the same type
+				return nil
+			}
+			hdr["Content-Type"] = []string{ct}
 		}
 	}
 	delete(hdr, "Content-Length")
@@ -448,23 +609,23 @@ func (rw *responseWriter) startCompression(next []byte, mayWait bool) error {
 	addVary(hdr, headerValue(rw.vals, valVary)) // the handler may have replaced it
 	if rw.coding == codingZstd {
 		hdr["Content-Encoding"] = headerValue(rw.vals, valZstd)
-		if mayWait && rw.h.zstdLevel == zstdpool.SpeedFastest && len(rw.buf)+len(next) <= zstdblock.MaxInput {
-			rw.state = wholeBody
-			return nil
-		}
 	} else {
 		hdr["Content-Encoding"] = headerValue(rw.vals, valGzip)
+	}
+	rw.w.WriteHeader(rw.status)
+	if rw.coding == codingZstd && mayWait && rw.h.zstdLevel == zstdpool.SpeedFastest && len(rw.buf)+len(next) <= zstdblock.MaxInput {
+		rw.state = wholeBody
+		return nil
 	}
 	return rw.startStream()
 }
 
-// startStream sends the header of a compressed response, whose fields
-// startCompression set, and the buffered bytes through a pooled
-// compressor. A first-bytes buffer grown past what the pool keeps is
-// dropped: a streaming response holds its compressor, not the body too.
+// startStream sends the buffered bytes of a compressed response, whose
+// header startCompression sent, through a pooled compressor. A
+// first-bytes buffer grown past what the pool keeps is dropped: a
+// streaming response holds its compressor, not the body too.
 func (rw *responseWriter) startStream() error {
 	rw.state = compressing
-	rw.w.WriteHeader(rw.status)
 	switch {
 	case rw.coding == codingZstd && rw.h.zstdLevel == zstdpool.SpeedFastest:
 		rw.zb = encpool.GetZstdStream()
@@ -495,12 +656,11 @@ func (rw *responseWriter) startStream() error {
 // wrap it to see which responses take that path.
 var appendWholeFrame = zstdblock.AppendFrame
 
-// finishWholeBody sends the header and the body, compressed as one zstd
-// frame of one block, with the padding frame after it, in one Write. The
-// frame is written over the body in the first-bytes buffer: the encoder
-// reads all of its input before it writes.
+// finishWholeBody sends the body, compressed as one zstd frame of one
+// block, with the padding frame after it, in one Write. The frame is
+// written over the body in the first-bytes buffer: the encoder reads all
+// of its input before it writes.
 func (rw *responseWriter) finishWholeBody() {
-	rw.w.WriteHeader(rw.status)
 	out := appendWholeFrame(rw.buf[:0], rw.buf)
 	if rw.h.padding != "" {
 		out = rw.appendZstdPadding(out)
@@ -555,9 +715,12 @@ func (rw *responseWriter) finish() {
 	}
 	switch rw.state {
 	case undecided:
-		if rw.status != 0 {
-			rw.startPassthrough()
+		// A body shorter than the minimum size, or none: net/http
+		// would send 200 for a handler that wrote nothing.
+		if rw.status == 0 {
+			rw.status = http.StatusOK
 		}
+		rw.startPassthrough()
 	case wholeBody:
 		rw.finishWholeBody()
 	case compressing:

@@ -71,11 +71,15 @@ var headerSlab atomic.Pointer[valueSlab]
 // Byte ranges describe the uncompressed data, so a request carrying Range
 // loses Range and If-Range, and is answered with the whole body. Entity
 // tags of compressed responses carry the coding ("v1" is sent as
-// W/"v1-zstd"), so in If-None-Match they lose it again, for the handler
-// to compare its own tag: W/"v1-zstd" becomes W/"v1". Either change is
-// made on a shallow copy of r with a copy of its header, as a handler must
-// not modify its request; a request with neither field is returned as it
-// is, with no allocation.
+// W/"v1-zstd"), so If-None-Match gets each weak tag that ends in a
+// coding's suffix again without it, for the handler to compare its own
+// tag: W/"v1-zstd" becomes W/"v1-zstd", W/"v1". The tag as the client
+// sent it stays in the list, because a handler may have made it itself
+// (a weak tag of its own compressed copy), and a strong tag is never
+// changed, as Handler makes none. Either change is made on a shallow copy
+// of r with a copy of its header, as a handler must not modify its
+// request; a request with neither field is returned as it is, with no
+// allocation.
 func adaptRequest(r *http.Request) (*http.Request, coding) {
 	_, hasRange := r.Header["Range"]
 	held := identity
@@ -135,12 +139,16 @@ func nextETag(v string) (tag, rest string) {
 	return v[:end], v[end:]
 }
 
-// taggedCoding returns the coding whose suffix ends the first entity tag
-// in the If-None-Match value v that has one, or identity.
+// taggedCoding returns the coding whose suffix ends the first weak entity
+// tag in the If-None-Match value v that has one, or identity. Handler
+// makes only weak tags, so a strong one is never its.
 func taggedCoding(v string) coding {
 	for v != "" {
 		var tag string
 		tag, v = nextETag(v)
+		if !strings.HasPrefix(tag, "W/") {
+			continue
+		}
 		switch {
 		case strings.HasSuffix(tag, `-zstd"`):
 			return codingZstd
@@ -151,8 +159,9 @@ func taggedCoding(v string) coding {
 	return identity
 }
 
-// untagETags removes Handler's coding suffixes from the entity tags of the
-// If-None-Match value v.
+// untagETags returns the If-None-Match value v with each weak entity tag
+// that ends in a coding's suffix followed by the same tag without the
+// suffix: W/"v1-gzip" gives W/"v1-gzip", W/"v1".
 func untagETags(v string) string {
 	var b strings.Builder
 	for v != "" {
@@ -161,18 +170,73 @@ func untagETags(v string) string {
 		if tag == "" {
 			continue
 		}
-		for _, c := range [...]coding{codingZstd, codingGzip} {
-			if suffix := etagSuffix(c) + `"`; strings.HasSuffix(tag, suffix) {
-				tag = tag[:len(tag)-len(suffix)] + `"`
-				break
-			}
-		}
 		if b.Len() > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(tag)
+		if !strings.HasPrefix(tag, "W/") {
+			continue
+		}
+		for _, c := range [...]coding{codingZstd, codingGzip} {
+			if suffix := etagSuffix(c) + `"`; strings.HasSuffix(tag, suffix) {
+				b.WriteString(", ")
+				b.WriteString(tag[:len(tag)-len(suffix)])
+				b.WriteByte('"')
+				break
+			}
+		}
 	}
 	return b.String()
+}
+
+// hasETag reports whether the If-None-Match values inm list the entity
+// tag tag, byte for byte.
+func hasETag(inm []string, tag string) bool {
+	for _, v := range inm {
+		for v != "" {
+			var t string
+			t, v = nextETag(v)
+			if t == tag {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tagRevalidated gives the entity tags of a 304 the coding c of the copy
+// the client revalidates, where the client holds that copy under
+// Handler's tag: the handler's "v1" becomes W/"v1-gzip" when the client's
+// If-None-Match values inm name W/"v1-gzip". A tag the client holds as
+// the handler sent it, such as the handler's own W/"asset-gzip", stays as
+// it is. The handler's slice is not written to; it allocates only when it
+// changes a tag.
+func tagRevalidated(hdr http.Header, c coding, inm []string) {
+	suffix := etagSuffix(c)
+	for _, key := range [...]string{"Etag", "ETag"} {
+		tags := hdr[key]
+		var out []string
+		for i, tag := range tags {
+			opaque, ok := strings.CutPrefix(tag, "W/")
+			if !ok {
+				opaque = tag
+			}
+			if len(opaque) < 2 || opaque[0] != '"' || opaque[len(opaque)-1] != '"' {
+				continue
+			}
+			ours := `W/` + opaque[:len(opaque)-1] + suffix + `"`
+			if !hasETag(inm, ours) {
+				continue
+			}
+			if out == nil {
+				out = append([]string(nil), tags...)
+			}
+			out[i] = ours
+		}
+		if out != nil {
+			hdr[key] = out
+		}
+	}
 }
 
 // tagETags makes the entity tags of hdr name the coding c, as weak tags:

@@ -36,12 +36,12 @@ func (u unwrapOnly) Unwrap() http.ResponseWriter { return u.ResponseWriter }
 // ways, and after the hijack Write returns http.ErrHijacked.
 func TestServerHijack(t *testing.T) {
 	type report struct {
-		vary string // the Vary the handler saw: none if untouched
-		err  error  // of Write after Hijack
+		wrapped bool  // the handler got Handler's ResponseWriter
+		err     error // of Write after Hijack
 	}
 	afterHijack := make(chan report, 1)
 	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		vary := w.Header().Get("Vary")
+		_, wrapped := w.(hijackWriter)
 		var conn net.Conn
 		var brw *bufio.ReadWriter
 		var err error
@@ -62,7 +62,7 @@ func TestServerHijack(t *testing.T) {
 		defer conn.Close()
 		_, err = w.Write([]byte("late"))
 		w.WriteHeader(http.StatusOK) // ignored, as net/http ignores it
-		afterHijack <- report{vary, err}
+		afterHijack <- report{wrapped, err}
 
 		fmt.Fprintf(brw, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\nhello\n",
 			wsAccept(r.Header.Get("Sec-WebSocket-Key")))
@@ -136,11 +136,11 @@ func TestServerHijack(t *testing.T) {
 					t.Errorf("Write after Hijack: %v, want http.ErrHijacked", rep.err)
 				}
 				upgrade := strings.Contains(strings.ToLower(tc.connection), "upgrade") && !tc.noUpgradeField
-				if upgrade && rep.vary != "" {
-					t.Errorf("upgrade request not passed through untouched: Vary %q", rep.vary)
+				if upgrade && rep.wrapped {
+					t.Error("upgrade request not passed through untouched")
 				}
-				if !upgrade && rep.vary != "Accept-Encoding" {
-					t.Errorf("request handled without the middleware: Vary %q", rep.vary)
+				if !upgrade && !rep.wrapped {
+					t.Error("request handled without the middleware")
 				}
 			case <-time.After(30 * time.Second):
 				t.Fatal("handler did not report")
