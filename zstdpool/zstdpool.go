@@ -146,10 +146,11 @@ func AppendCompress(dst, src []byte) ([]byte, error) {
 // At SpeedFastest, an input of up to 128 KiB is compressed by poolkit's
 // own one-block encoder, which spends fewer instructions on inputs of a
 // few KiB for about the same bytes; its frames, like klauspost's, end
-// with a content checksum. Its pooled encoders reuse the entropy tables
-// they built for earlier inputs while those fit, so the bytes for an
-// input depend on what was compressed before; every frame decodes to its
-// input.
+// with a content checksum.
+//
+// At every level the frame depends only on src and the level: a pooled
+// encoder starts each frame as a new one would, so nothing compressed
+// before, for this caller or another, shapes it or can be read from it.
 func AppendCompressLevel(dst, src []byte, level int) ([]byte, error) {
 	if err := checkLevel(level); err != nil {
 		return dst, err
