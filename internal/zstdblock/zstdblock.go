@@ -31,21 +31,22 @@
 // coded anything before.
 //
 // github.com/klauspost/compress/zstd at SpeedFastest finds matches much
-// the same way and builds its entropy tables for every block. Under
-// callgrind, on the service benchmark's 5 KB receipts this package spends
-// 0.76x its instructions (209k against 275k) for 1616 bytes against 1619,
-// and on gzpool's 3.2 KB JSON body 0.69x (105k against 152k) for the same
-// 536 bytes (BenchmarkReceiptZstdBlock and BenchmarkGzpoolBodyZstd in
-// benchmarks/service).
+// the same way and, like this package, builds its entropy tables for
+// every block. Under callgrind, on the service benchmark's 5 KB receipts
+// this package spends 0.95x its instructions (262k against 275k) for
+// 1600 bytes against 1619, and on gzpool's 3.2 KB JSON body 0.93x (141k
+// against 152k) for the same 536 bytes (BenchmarkReceiptZstdBlock and
+// BenchmarkGzpoolBodyZstd in benchmarks/service; about 38k of those
+// instructions build the Huffman code and sequence tables).
 //
 // A Stream writes a longer or flushed input as one frame of such blocks,
 // their matches reaching back into the last 64 to 128 KiB of input before
 // the block (a window of 256 KiB), the decoder's repeated offsets carried
 // from block to block as RFC 8878 prescribes; each block describes its
 // own entropy tables. Behind httpcompress, on gzpool's JSON body of just
-// over 128 KiB (two blocks), it spends 0.91x the instructions of
-// klauspost's stream encoder at SpeedFastest (3.52M against 3.88M a
-// response, under callgrind) for 14725 bytes against 14806, and
+// over 128 KiB (two blocks), it spends 0.90x the instructions of
+// klauspost's stream encoder at SpeedFastest (3.56M against 3.98M a
+// response, under callgrind) for 14725 bytes against 14810, and
 // allocates nothing where klauspost's allocates once (BenchmarkHandler,
 // body=128KiB, ae=browser, impl=httpcompress, in benchmarks/gzpool). 200
 // short events flushed one by one come to 3461 bytes, as with klauspost's
