@@ -30,8 +30,10 @@ const maxPrealloc = 1 << 20
 // ErrLimit when the decompressed data would be longer than limit bytes,
 // and when the frames' headers show that much (a declared content size, or
 // raw and RLE blocks), it does so before decoding or allocating anything
-// (see "Limits" in the package documentation). Use a limit whenever src
-// comes from outside.
+// (see "Limits" in the package documentation). With no limit, a frame's
+// declared size is still trusted only as far as its blocks back it, but
+// a compressed block of 5 bytes may decode to 128 KiB: use a limit
+// whenever src comes from outside.
 //
 // On error AppendDecompress returns dst as it was given, with ErrEmpty,
 // ErrLimit, ErrWindow, or an error wrapping ErrCorrupt or ErrTruncated.

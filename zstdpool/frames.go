@@ -159,10 +159,14 @@ type inputShape struct {
 
 // walkFrames checks the framing of src, a sequence of zstd and skippable
 // frames, and returns its shape, reading only frame and block headers.
-// It refuses with ErrLimit a frame whose declared content size, or the
-// sum of whose raw and RLE blocks, passes what remains of limit; with
-// ErrWindow a frame with no size and a window above MaxWindow. Errors for malformed framing wrap ErrCorrupt or ErrTruncated.
-// It allocates nothing but an error.
+// It refuses as corrupt a frame that declares a content size its blocks
+// cannot hold (more than Block_Maximum_Size per compressed block and the
+// sizes of its raw and RLE blocks, or less than the latter), so that a
+// declared size is trusted only as far as the input backs it; with
+// ErrLimit a frame whose declared content size, or the sum of whose raw
+// and RLE blocks, passes what remains of limit; with ErrWindow a frame
+// with no size and a window above MaxWindow. Errors for malformed framing
+// wrap ErrCorrupt or ErrTruncated. It allocates nothing but an error.
 func walkFrames(src []byte, limit uint64) (inputShape, error) {
 	s := inputShape{exact: true}
 	for len(src) > 0 {
@@ -185,11 +189,7 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 		if f.window < minWindow && f.contentSize == fcsUnknown {
 			return s, fmt.Errorf("%w: window of %d bytes, below the minimum of 1 KiB", ErrCorrupt, f.window)
 		}
-		if f.contentSize != fcsUnknown {
-			if f.contentSize > limit-s.bound {
-				return s, fmt.Errorf("%w: a frame declares %d bytes, more than the %d left of the limit", ErrLimit, f.contentSize, limit-s.bound)
-			}
-		} else {
+		if f.contentSize == fcsUnknown {
 			s.exact = false
 			if f.window > MaxWindow {
 				return s, fmt.Errorf("%w: a frame declares a window of %d bytes", ErrWindow, f.window)
@@ -203,7 +203,8 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 			blockMax = min(max(f.contentSize, minWindow), maxBlockSize)
 		}
 		// frameBound bounds the frame's output from above, frameLeast
-		// from below: raw and RLE blocks decode to exactly their size.
+		// from below: raw and RLE blocks decode to exactly their size,
+		// a compressed block to at most blockMax.
 		var frameBound, frameLeast uint64
 		for last := false; !last; {
 			if len(src) < blockHeaderSize {
@@ -234,7 +235,9 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 			}
 			src = src[in:]
 			frameBound += out
-			if frameLeast > limit-s.least {
+			// A declared size, which bounds frameLeast, is checked
+			// against the limit after the blocks.
+			if f.contentSize == fcsUnknown && frameLeast > limit-s.least {
 				return s, fmt.Errorf("%w: raw and RLE blocks of more than the %d bytes left of the limit", ErrLimit, limit-s.least)
 			}
 			if f.contentSize == fcsUnknown && frameBound > limit-s.bound {
@@ -250,6 +253,15 @@ func walkFrames(src []byte, limit uint64) (inputShape, error) {
 			src = src[checksumSize:]
 		}
 		if f.contentSize != fcsUnknown {
+			// The blocks bound what the frame can hold: a declared
+			// size above that is a lie, which must not decide how
+			// much memory is allocated.
+			if f.contentSize > frameBound || f.contentSize < frameLeast {
+				return s, fmt.Errorf("%w: a frame declares %d bytes, but its blocks hold %d to %d", ErrCorrupt, f.contentSize, frameLeast, frameBound)
+			}
+			if f.contentSize > limit-s.bound {
+				return s, fmt.Errorf("%w: a frame declares %d bytes, more than the %d left of the limit", ErrLimit, f.contentSize, limit-s.bound)
+			}
 			s.bound += f.contentSize
 			s.least += f.contentSize
 		} else {

@@ -23,15 +23,21 @@
 // decodes anything, AppendDecompress walks the frames of its input: each
 // frame's header declares its window and, usually, its content size, and
 // each block's header its size, so the walk bounds the output without
-// decoding. A frame that declares more content than what remains of the
-// limit, or whose raw and RLE blocks (which decode to exactly their
-// declared size) add up to more, is refused with ErrLimit before any
-// memory is allocated for it; when every frame declares its size, the
-// output buffer is grown at most once, to that size. Frames that declare
-// no content size (a stream's) are decoded through a history of their
-// window, at most MaxWindow (ErrWindow above), and stopped with ErrLimit
-// as soon as the output passes the limit: memory then reaches at most
-// twice the limit, as the output doubles, plus the window.
+// decoding. A declared content size is trusted only as far as the blocks
+// back it: a compressed block decodes to at most 128 KiB, a raw or RLE
+// block to its own size, and a frame that declares more than its blocks can
+// hold, or less than its raw and RLE blocks, is corrupt. So even with no
+// limit, a frame's declared size never makes AppendDecompress allocate more
+// than the frame's blocks could fill (up to 128 KiB for each compressed
+// block: a few bytes of input each). A frame that declares more content
+// than what remains of the limit, or whose raw and RLE blocks (which decode
+// to exactly their declared size) add up to more, is refused with ErrLimit
+// before any memory is allocated for it; when every frame declares its
+// size, the output buffer is grown at most once, to that size. Frames that
+// declare no content size (a stream's) are decoded through a history of
+// their window, at most MaxWindow (ErrWindow above), and stopped with
+// ErrLimit as soon as the output passes the limit: memory then reaches at
+// most twice the limit, as the output doubles, plus the window.
 //
 // A Reader refuses frames whose window is above MaxWindow (8 MiB, the
 // ceiling RFC 9659 sets for HTTP, and what the zstd command's levels up to
@@ -146,10 +152,11 @@ func AppendCompress(dst, src []byte) ([]byte, error) {
 // At SpeedFastest, an input of up to 128 KiB is compressed by poolkit's
 // own one-block encoder, which spends fewer instructions on inputs of a
 // few KiB for about the same bytes; its frames, like klauspost's, end
-// with a content checksum. Its pooled encoders reuse the entropy tables
-// they built for earlier inputs while those fit, so the bytes for an
-// input depend on what was compressed before; every frame decodes to its
-// input.
+// with a content checksum.
+//
+// At every level the frame depends only on src and the level: a pooled
+// encoder starts each frame as a new one would, so nothing compressed
+// before, for this caller or another, shapes it or can be read from it.
 func AppendCompressLevel(dst, src []byte, level int) ([]byte, error) {
 	if err := checkLevel(level); err != nil {
 		return dst, err

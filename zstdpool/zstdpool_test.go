@@ -244,10 +244,14 @@ func TestBomb(t *testing.T) {
 	streamed := oracleCompress(t, zeros[:32<<20], true)
 	zeros = nil
 	debug.FreeOSMemory()
-	// Hand-made frames: a 1 TiB declared size with one RLE block; a
-	// window of 2 GiB without a size; 100,000 RLE blocks of 128 KiB
-	// (12.5 GiB) in a frame with no size.
-	declared := rleBlock(frameWith(true, 0, 3, 1<<40, false), 1000, 'x', true)
+	// Hand-made frames: a 64 MiB declared size, backed by 512
+	// compressed blocks of 128 KiB of RLE literals each; a window of 2
+	// GiB without a size; 100,000 RLE blocks of 128 KiB (12.5 GiB) in a
+	// frame with no size.
+	declared := frameWith(false, 0x50, 2, 64<<20, false)
+	for i := range 512 {
+		declared = compressedBlock(declared, rleLiterals(128<<10, 'x'), i == 511)
+	}
 	window := rleBlock(frameWith(false, (31-10)<<3, 0, 0, false), 1000, 'x', true)
 	rle := frameWith(false, (17-10)<<3, 0, 0, false)
 	for i := range 100000 {
@@ -260,7 +264,7 @@ func TestBomb(t *testing.T) {
 	}{
 		{"64 MiB declared by EncodeAll", sized, ErrLimit},
 		{"32 MiB streamed", streamed, ErrLimit},
-		{"1 TiB declared", declared, ErrLimit},
+		{"64 MiB declared by 512 small blocks", declared, ErrLimit},
 		{"2 GiB window", window, ErrWindow},
 		{"12.5 GiB of RLE blocks", rle, ErrLimit},
 	} {

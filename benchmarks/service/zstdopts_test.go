@@ -123,10 +123,9 @@ func BenchmarkReceiptZstd(b *testing.B) {
 // BenchmarkReceiptZstdBlock compresses the same receipts as
 // BenchmarkReceiptZstd with poolkit's one-block encoder
 // (internal/zstdblock), which httpcompress uses for whole bodies of up to
-// 128 KiB, reporting the mean compressed size in steady state: an
-// Encoder reuses the entropy tables it built for earlier bodies, so the
-// size is taken on a second pass over the receipts, as a server coding
-// one handler's answers sees it.
+// 128 KiB, reporting the mean compressed size on a second pass over the
+// receipts, after the Encoder coded every one: a frame depends only on its
+// body, so the sizes are those of a new Encoder.
 func BenchmarkReceiptZstdBlock(b *testing.B) {
 	bodies := receipts(b, 8)
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
@@ -172,9 +171,8 @@ func gzpoolBody() []byte {
 }
 
 // BenchmarkGzpoolBodyZstd compresses gzpoolBody with klauspost's
-// EncodeAll at httpcompress's settings and with zstdblock (in steady
-// state, its tables built on a first call), reporting the compressed
-// size.
+// EncodeAll at httpcompress's settings and with zstdblock, reporting the
+// compressed size.
 func BenchmarkGzpoolBodyZstd(b *testing.B) {
 	body := gzpoolBody()
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))

@@ -26,21 +26,17 @@ const (
 	maxSingle = 1023
 )
 
-// huffman holds the scratch state of one literals section's code.
+// huffman holds the scratch state of one literals section's code. Every
+// field is written from the section's literals before it is read: nothing
+// of an earlier section shapes the next.
 type huffman struct {
 	count   [256]uint32
 	length  [256]uint8  // code length in bits, 0 for absent symbols
 	enc     [256]uint32 // code | length<<16
 	sorted  [256]uint32 // count<<8 | symbol, ascending
 	weights [255]byte
-	// The last code built, kept for the next literals while it fits
-	// them: desc is its tree description, covering symbols up to
-	// descMaxSym (nil when there is none), and bitsPerLit, in 1/256
-	// bits, what it spent a literal on those it was built for.
-	desc       []byte
-	descMaxSym int
-	bitsPerLit uint64
-	wc         weightCoder
+	desc    []byte // the code's tree description, built for these literals
+	wc      weightCoder
 	// Two-queue Huffman construction over up to 256 leaves.
 	weight [256]uint32
 	parent [512]uint16
@@ -69,45 +65,18 @@ func (h *huffman) appendLiterals(out, lits []byte) []byte {
 	if nsym == 1 {
 		return appendHeader(out, litRLE, n, 0, lits[:1])
 	}
-	cost, ok := h.reuse(maxSym, n)
-	if !ok {
-		// The new code also covers the symbols the last one did, as
-		// if each had been seen once, so that the next body of the
-		// same kind, which may hold a rare symbol this one lacks, can
-		// reuse it; unless they are many (the last code was built for
-		// another kind of input), so that codes do not only grow.
-		union := h.desc != nil
-		if union {
-			extra := 0
-			for s, l := range h.length[:h.descMaxSym+1] {
-				if l != 0 && h.count[s] == 0 {
-					extra++
-				}
-			}
-			union = extra <= nsym/4
+	nsym = 0
+	for s, c := range h.count[:maxSym+1] {
+		if c != 0 {
+			h.sorted[nsym] = c<<8 | uint32(s)
+			nsym++
 		}
-		if union {
-			maxSym = max(maxSym, h.descMaxSym)
-		}
-		nsym = 0
-		for s, c := range h.count[:maxSym+1] {
-			if c == 0 && union && h.length[s] != 0 {
-				c = 1
-			}
-			if c != 0 {
-				h.sorted[nsym] = c<<8 | uint32(s)
-				nsym++
-			}
-		}
-		var maxBits int
-		maxBits, cost = h.build(nsym)
-		h.assignCodes(maxBits, maxSym)
-		h.desc = h.appendWeights(h.desc[:0], maxBits, maxSym)
-		if h.desc == nil {
-			return appendRawLiterals(out, lits)
-		}
-		h.descMaxSym = maxSym
-		h.bitsPerLit = cost * 256 / uint64(n)
+	}
+	maxBits, cost := h.build(nsym)
+	h.assignCodes(maxBits, maxSym)
+	h.desc = h.appendWeights(h.desc[:0], maxBits, maxSym)
+	if h.desc == nil {
+		return appendRawLiterals(out, lits)
 	}
 	streams := 4
 	if n <= maxSingle {
@@ -180,34 +149,6 @@ func (h *huffman) appendLiterals(out, lits []byte) []byte {
 		out[start+i] = byte(v >> (8 * i))
 	}
 	return out
-}
-
-// reuse reports whether the last code built, in h.length and h.enc, can
-// code the literals counted in h.count, n of them up to maxSym, and
-// returns their size in bits under it. It can when it has a code for
-// every symbol present and spends at most 1/32 more bits a literal than
-// on the literals it was built for: building a code (sorting, the
-// tree, the weights and their description) costs about as much as
-// coding a few thousand literals, and literals of one kind of body (the
-// answers of one handler) keep their statistics.
-func (h *huffman) reuse(maxSym, n int) (uint64, bool) {
-	if h.desc == nil || maxSym > h.descMaxSym {
-		return 0, false
-	}
-	var cost uint64
-	for s, c := range h.count[:maxSym+1] {
-		if c != 0 {
-			l := h.length[s]
-			if l == 0 {
-				return 0, false
-			}
-			cost += uint64(c) * uint64(l)
-		}
-	}
-	if cost*256 > (h.bitsPerLit+h.bitsPerLit/reuseSlack)*uint64(n) {
-		return 0, false
-	}
-	return cost, true
 }
 
 // rawHeaderSize is the header size of n raw literals.
@@ -435,7 +376,3 @@ func (h *huffman) appendStream(out, lits []byte) []byte {
 	w := bitWriter{buf: buf[:pos], acc: acc, nbits: nb}
 	return w.close()
 }
-
-// reuseSlack: a code or table built for earlier input is reused while it
-// spends at most 1/reuseSlack more bits a symbol than it did there.
-const reuseSlack = 16

@@ -30,11 +30,35 @@ const (
 // matcher finds matches with a hash table of positions. An entry holds a
 // position plus base, and the 4 bytes there; base grows by each input's
 // length, so entries written for an earlier input, and empty ones, fall
-// below base and are ignored, and the table is cleared only when base
-// would overflow.
+// below base and are ignored: what the matcher finds depends only on the
+// frame being coded. When base passes maxBase, rebase lowers it and the
+// positions of the frame's entries with it.
 type matcher struct {
 	table [1 << tableBits]tableEntry
 	base  int
+}
+
+// maxBase bounds the matcher's base, so that a position plus base, at
+// most maxBase plus a stream's window, fits an entry's uint32 and an int
+// of 32 bits. Rebasing costs a pass over the table every GiB or so of
+// input.
+const maxBase = 1 << 30
+
+// rebase lowers m.base to its least, pos+1, m.base standing for position
+// pos of the frame's input: entries for the frame's input (positions 0 and
+// up) keep their place relative to base, so the next block finds the
+// same matches as it would have without rebasing; the others are emptied.
+func (m *matcher) rebase(pos int) {
+	low := uint32(m.base - pos) // where position 0 of the frame's input is
+	delta := low - 1
+	for i := range m.table {
+		if m.table[i].pos >= low {
+			m.table[i].pos -= delta
+		} else {
+			m.table[i] = tableEntry{}
+		}
+	}
+	m.base = pos + 1
 }
 
 // parse splits src[begin:] into sequences, appending the literals to
@@ -45,13 +69,15 @@ type matcher struct {
 // returns them as the decoder leaves them after the sequences.
 func (m *matcher) parse(src []byte, begin int, lits []byte, seqs []sequence, rep [3]int) ([]byte, []sequence, [3]int) {
 	n := len(src)
-	if m.base == 0 || m.base > 1<<31 {
-		// A new matcher's entries, and cleared ones, hold position
-		// 0 and bytes 0: base starts at 1 (src[0] at 1), so that
-		// they fall below it and are ignored, not taken for four
-		// zero bytes at the input's start.
-		m.table = [1 << tableBits]tableEntry{}
+	switch {
+	case m.base == 0:
+		// A new matcher's entries hold position 0 and bytes 0: base
+		// starts at 1 (src[0] at 1), so that they fall below it and
+		// are ignored, not taken for four zero bytes at the input's
+		// start.
 		m.base = 1 + begin
+	case m.base > maxBase:
+		m.rebase(begin)
 	}
 	// An entry holds a position in the frame plus a constant: the
 	// history's entries stay valid, and older ones fall below base.
@@ -95,12 +121,16 @@ func (m *matcher) parse(src []byte, begin int, lits []byte, seqs []sequence, rep
 
 // skip accounts for n bytes of input that a frame's block holds without
 // going through parse (an RLE or short raw block), so that the positions
-// of the next block's history stay where parse expects them.
-func (m *matcher) skip(n int) {
+// of the next block's history stay where parse expects them;
+// end is the position in the frame's input just past those n bytes.
+func (m *matcher) skip(n, end int) {
 	if m.base == 0 {
-		m.base = 1
+		m.base = 1 + end - n
 	}
 	m.base += n
+	if m.base > maxBase {
+		m.rebase(end)
+	}
 }
 
 // tableEntry is a position, plus the matcher's base, and the 4 bytes

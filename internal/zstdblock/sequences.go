@@ -45,21 +45,32 @@ func newFSEEncoder(norm []int16, log uint) *fseEncoder {
 // 1<<log, -1 standing for a count below 1), spreading symbols over the
 // table as RFC 8878, section 4.1.1, prescribes.
 func (e *fseEncoder) build(norm []int16, log uint) {
+	const cells = 1<<maxLog - 1 // masks indexes known to be in range
 	size := 1 << log
-	var symbols [1 << maxLog]uint8
-	sym := symbols[:size]
+	var sym [1 << maxLog]uint8
 	high := size - 1
 	for s, c := range norm {
 		if c == -1 {
-			sym[high] = uint8(s)
+			sym[high&cells] = uint8(s)
 			high--
 		}
 	}
 	pos, step, mask := 0, size>>1+size>>3+3, size-1
-	for s, c := range norm {
-		for range max(c, 0) {
-			sym[pos] = uint8(s)
-			for pos = (pos + step) & mask; pos > high; pos = (pos + step) & mask {
+	if high == size-1 {
+		// No count below 1 (the tables built for an input have none):
+		// no cell to skip.
+		for s, c := range norm {
+			for range c {
+				sym[pos&cells] = uint8(s)
+				pos = (pos + step) & mask
+			}
+		}
+	} else {
+		for s, c := range norm {
+			for range max(c, 0) {
+				sym[pos&cells] = uint8(s)
+				for pos = (pos + step) & mask; pos > high; pos = (pos + step) & mask {
+				}
 			}
 		}
 	}
@@ -67,14 +78,14 @@ func (e *fseEncoder) build(norm []int16, log uint) {
 		panic("zstdblock: FSE distribution does not sum to its table size")
 	}
 	e.log = log
-	var cumul [maxSymbols]int
+	var cumul [256]uint16 // indexed by a byte: no bounds check
 	total := 0
 	for s, c := range norm {
 		if c == 0 {
 			continue
 		}
 		c := max(int(c), 1)
-		cumul[s] = total
+		cumul[uint8(s)] = uint16(total)
 		e.first[s] = int32(total - c)
 		e.init[s] = uint16(total)
 		// m is the larger of the two bit counts s's cells read.
@@ -82,13 +93,13 @@ func (e *fseEncoder) build(norm []int16, log uint) {
 		e.delta[s] = uint32(m<<16 - c<<m)
 		total += c
 	}
-	for S, s := range sym {
-		e.state[cumul[s]] = uint16(S + size)
+	for S, s := range sym[:size] {
+		e.state[cumul[s]&cells] = uint16(S + size)
 		cumul[s]++
 	}
 	for s, c := range norm {
 		if c != 0 {
-			e.init[s] = e.state[e.init[s]]
+			e.init[s] = e.state[e.init[s]&cells]
 		}
 	}
 }
@@ -178,20 +189,13 @@ const (
 )
 
 // seqCoder holds the scratch state of one sequences section: per code
-// kind, a histogram and a table built for it.
+// kind, a histogram and a table built for it. What a section reads was
+// written from its own sequences: nothing of an earlier section shapes
+// the next.
 type seqCoder struct {
 	hist   [3][maxSymbols]int
-	norm   [3][maxSymbols]int16 // the distribution custom was built from
-	fresh  [maxSymbols]int16    // a distribution being weighed
-	union  [maxSymbols]int      // the counts a new table is built from
+	norm   [maxSymbols]int16 // a distribution being weighed
 	custom [3]fseEncoder
-	// The last table built of each kind, kept for the next sections
-	// while it fits them: its description (nil when there is none), the
-	// last code it has a count for, and what it spent a sequence, in
-	// 1/256 bits, on the sequences it was built for.
-	desc    [3][]byte
-	descEnd [3]int
-	perSeq  [3]int
 }
 
 // Code kinds, in the order of the section's mode byte and descriptions.
@@ -321,9 +325,8 @@ func (c *seqCoder) appendSequences(out []byte, seqs []sequence) []byte {
 }
 
 // appendTable chooses the table of code kind k for n sequences: the
-// last one built, while it fits them; otherwise the predefined one, or
-// one built from the histogram, when its estimated cost with its
-// description is lower. A table to be described is described after out.
+// predefined one, or one built from the histogram when its estimated cost
+// with its description is lower. A table built is described after out.
 func (c *seqCoder) appendTable(out []byte, k, n int) ([]byte, int) {
 	hist := c.hist[k][:]
 	last, distinct := 0, 0
@@ -337,51 +340,12 @@ func (c *seqCoder) appendTable(out []byte, k, n int) ([]byte, int) {
 		return out, modePredefined
 	}
 	hist = hist[:last+1]
-	// The last table built fits when it has a count for every code
-	// present and spends at most 1/32 more a sequence.
-	if c.desc[k] != nil && last <= c.descEnd[k] {
-		if cc := cost(hist, c.norm[k][:last+1], int(c.custom[k].log)); cc >= 0 && cc <= (c.perSeq[k]+c.perSeq[k]/reuseSlack)*n {
-			return append(out, c.desc[k]...), modeFSE
-		}
-	}
-	// A new match length table also covers the codes the last one did,
-	// as if each had been seen once: the next section, which may use a
-	// rare code this one lacks, can then reuse it. (Literal length and
-	// offset codes vary less; covering theirs costs more bytes than it
-	// saves instructions.)
-	counts, total := hist, n
-	union := k == kindML && c.desc[k] != nil
-	if union {
-		// Unless those codes are many: the last table was built for
-		// another kind of input, and tables must not only grow.
-		extra := 0
-		for s := range c.descEnd[k] + 1 {
-			if c.norm[k][s] != 0 && (s >= len(hist) || hist[s] == 0) {
-				extra++
-			}
-		}
-		union = extra <= distinct/2
-	}
-	if union {
-		counts = c.union[:max(last, c.descEnd[k])+1]
-		for s := range counts {
-			counts[s] = 0
-			if s < len(hist) {
-				counts[s] = hist[s]
-			}
-			if counts[s] == 0 && s <= c.descEnd[k] && c.norm[k][s] != 0 {
-				counts[s] = 1
-				total++
-			}
-		}
-	}
-	end := len(counts) - 1
 	// As zstd's reference encoder: about a quarter of the sequences'
 	// bits, enough for the alphabet, within the kind's limit.
-	log := max(bits.Len(uint(n-1))-2, bits.Len(uint(end))+1, 5)
+	log := max(bits.Len(uint(n-1))-2, bits.Len(uint(last))+1, 5)
 	log = min(log, kinds[k].maxLog)
-	norm := c.fresh[:end+1]
-	normalize(norm, counts, total, uint(log))
+	norm := c.norm[:last+1]
+	normalize(norm, hist, n, uint(log))
 	predCost := cost(hist, kinds[k].predNorm, kinds[k].predLog)
 	customCost := cost(hist, norm, log)
 	start := len(out)
@@ -389,12 +353,7 @@ func (c *seqCoder) appendTable(out []byte, k, n int) ([]byte, int) {
 	if customCost+(len(out)-start)*8*256 >= predCost {
 		return out[:start], modePredefined
 	}
-	c.norm[k] = [maxSymbols]int16{}
-	copy(c.norm[k][:], norm)
 	c.custom[k].build(norm, uint(log))
-	c.desc[k] = append(c.desc[k][:0], out[start:]...)
-	c.descEnd[k] = end
-	c.perSeq[k] = customCost / n
 	return out, modeFSE
 }
 

@@ -55,7 +55,8 @@ type Stream struct {
 var errClosed = errors.New("zstdblock: write to a closed Stream")
 
 // Reset starts a new frame to w, dropping any input of the last one that
-// was not sent. It keeps the Stream's buffers and its Encoder's tables.
+// was not sent. It keeps the Stream's buffers; nothing of the last frame
+// shapes the new one.
 func (s *Stream) Reset(w io.Writer) {
 	s.w = w
 	s.buf, s.hist = s.buf[:0], 0

@@ -351,26 +351,35 @@ func TestStreamEventsAcrossBlocks(t *testing.T) {
 	}
 }
 
-// TestStreamStaleTable streams across the point where the matcher clears
-// its table, its positions about to overflow, in the middle of a frame
-// whose blocks match into the history before them. The body holds runs
-// of zero bytes, which cleared entries must not be taken for.
+// TestStreamStaleTable streams across the point where the matcher lowers
+// its positions, which would otherwise outgrow 32 bits, in the middle of
+// a frame whose blocks match into the history before them: through
+// compressed blocks, and through RLE blocks (zeros), which skip the
+// matcher. The body holds runs of zero bytes, which emptied entries must
+// not be taken for. Each frame must decode, and be the frame a new Stream
+// writes: lowering the positions loses none of the history.
 func TestStreamStaleTable(t *testing.T) {
 	d := newDecoder(t)
 	body := jsonRecords(1<<20, 13)
 	for i := 1000; i+9 < len(body); i += 997 {
 		copy(body[i:], "\x00\x00\x00\x00\x00\x00\x00\x00\x01")
 	}
-	for _, plan := range []writePlan{{"whole", []int{1 << 30}, 0}, {"flush-each-3000", []int{3000}, 1}} {
-		var s Stream
-		s.e.m.base = 1<<31 - 2*MaxInput
-		z := streamOf(t, &s, nil, body, plan)
-		if s.e.m.base > 1<<31 {
-			t.Fatalf("%s: base %d was never reset", plan.name, s.e.m.base)
-		}
-		got, err := d.DecodeAll(z, nil)
-		if err != nil || !bytes.Equal(got, body) {
-			t.Errorf("%s: decodes to %d bytes of %d, %v", plan.name, len(got), len(body), err)
+	zeros := append(append(bytes.Clone(body[:3*MaxInput/2]), make([]byte, 3*MaxInput)...), body[:MaxInput]...)
+	for _, in := range []input{{"json", body}, {"json-zeros-json", zeros}} {
+		for _, plan := range []writePlan{{"whole", []int{1 << 30}, 0}, {"flush-each-3000", []int{3000}, 1}} {
+			var s Stream
+			s.e.m.base = maxBase - 2*MaxInput
+			z := streamOf(t, &s, nil, in.b, plan)
+			if s.e.m.base > maxBase {
+				t.Fatalf("%s, %s: base %d was never lowered", in.name, plan.name, s.e.m.base)
+			}
+			got, err := d.DecodeAll(z, nil)
+			if err != nil || !bytes.Equal(got, in.b) {
+				t.Errorf("%s, %s: decodes to %d bytes of %d, %v", in.name, plan.name, len(got), len(in.b), err)
+			}
+			if want := streamOf(t, new(Stream), nil, in.b, plan); !bytes.Equal(z, want) {
+				t.Errorf("%s, %s: %d bytes, a new Stream writes %d others", in.name, plan.name, len(z), len(want))
+			}
 		}
 	}
 }

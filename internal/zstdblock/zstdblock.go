@@ -22,33 +22,31 @@
 //   - sequences coded with FSE tables built from their codes' counts, or
 //     the predefined ones when those cost less with the description.
 //
-// An Encoder keeps the last Huffman code and sequence tables it built, and
-// codes the next input with them (describing them again: each frame
-// stands alone) while they have a code for every symbol present and spend
-// at most 1/16 more bits a symbol than on the input they were built for;
-// a new Huffman code (and match length table) also covers the symbols the
-// last one did, unless those are many (another kind of input). Bodies of
-// one kind (the answers of one handler) keep their statistics, and
-// building a code and its description costs about as much as coding a
-// few thousand literals. So the bytes written for an input depend on what
-// the Encoder coded before; every frame decodes to its input.
+// The bytes of a frame depend only on its input: an Encoder builds its
+// Huffman code and sequence tables for each block from that block alone,
+// and its match table ignores every entry written for another frame. So
+// nothing one frame held (no symbol, count, table, offset or byte) can
+// show through the next one an Encoder writes, for whoever reads it: the
+// same input gives the same frame from a new Encoder and from one that
+// coded anything before.
 //
 // github.com/klauspost/compress/zstd at SpeedFastest finds matches much
-// the same way and builds its entropy tables for every block. Under
-// callgrind, on the service benchmark's 5 KB receipts this package spends
-// 0.76x its instructions (209k against 275k) for 1616 bytes against 1619,
-// and on gzpool's 3.2 KB JSON body 0.69x (105k against 152k) for the same
-// 536 bytes (BenchmarkReceiptZstdBlock and BenchmarkGzpoolBodyZstd in
-// benchmarks/service).
+// the same way and, like this package, builds its entropy tables for
+// every block. Under callgrind, on the service benchmark's 5 KB receipts
+// this package spends 0.95x its instructions (262k against 275k) for
+// 1600 bytes against 1619, and on gzpool's 3.2 KB JSON body 0.93x (141k
+// against 152k) for the same 536 bytes (BenchmarkReceiptZstdBlock and
+// BenchmarkGzpoolBodyZstd in benchmarks/service; about 38k of those
+// instructions build the Huffman code and sequence tables).
 //
 // A Stream writes a longer or flushed input as one frame of such blocks,
 // their matches reaching back into the last 64 to 128 KiB of input before
 // the block (a window of 256 KiB), the decoder's repeated offsets carried
 // from block to block as RFC 8878 prescribes; each block describes its
 // own entropy tables. Behind httpcompress, on gzpool's JSON body of just
-// over 128 KiB (two blocks), it spends 0.91x the instructions of
-// klauspost's stream encoder at SpeedFastest (3.52M against 3.88M a
-// response, under callgrind) for 14725 bytes against 14806, and
+// over 128 KiB (two blocks), it spends 0.90x the instructions of
+// klauspost's stream encoder at SpeedFastest (3.56M against 3.98M a
+// response, under callgrind) for 14725 bytes against 14810, and
 // allocates nothing where klauspost's allocates once (BenchmarkHandler,
 // body=128KiB, ae=browser, impl=httpcompress, in benchmarks/gzpool). 200
 // short events flushed one by one come to 3461 bytes, as with klauspost's
@@ -81,9 +79,10 @@ const (
 // with the largest block met: its literals (MaxInput and 16 bytes), its
 // sequences (16 bytes each, up to one per 4 bytes of input, so up to
 // about 5 times MaxInput with append's slack; about MaxInput on JSON) and
-// its output (up to 3 times MaxInput). It keeps the last entropy tables
-// it built for the next input (see the package documentation). Its zero
-// value is ready. An Encoder is used by one goroutine at a time.
+// its output (up to 3 times MaxInput). What it keeps from one frame to
+// the next shapes nothing of the next frame (see the package
+// documentation). Its zero value is ready. An Encoder is used by one
+// goroutine at a time.
 type Encoder struct {
 	m    matcher
 	lits []byte // the block's literals, in order
@@ -200,12 +199,12 @@ func (e *Encoder) encodeBlock(hist []byte, start, prefix int, rep *[3]int) (btyp
 	n := len(src)
 	e.out = slices.Grow(e.out[:0], prefix)[:prefix]
 	if n >= 8 && allSame(src) {
-		e.m.skip(n)
+		e.m.skip(n, len(hist))
 		e.out = append(e.out, src[0])
 		return blockRLE, e.out[prefix:]
 	}
 	if n < minCompress {
-		e.m.skip(n)
+		e.m.skip(n, len(hist))
 		e.out = append(e.out, src...)
 		return blockRaw, e.out[prefix:]
 	}
