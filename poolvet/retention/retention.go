@@ -150,6 +150,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 		return
 	}
 	params := paramSet(ti, typ, nil)
+	loops := loopSpans(body)
 	derived := map[types.Object]derivation{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		var v types.Object
@@ -157,7 +158,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 		var call *ast.CallExpr
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			c, lhs, arg, w := growsInto(ti, n, params)
+			c, lhs, arg, w := growsInto(ti, n, params, loops)
 			switch {
 			case c != nil && got[lhs] != nil:
 				call, v, what = c, lhs, w // grown in place
@@ -261,7 +262,13 @@ func grows(pass *analysis.Pass, call *ast.CallExpr, params map[types.Object]bool
 // out, err := dec.DecodeAll(src, (*bp)[:0]), another argument mentioning
 // a parameter (the caller's data). It returns the call, the variables the
 // result and that argument are rooted at, and what grows it.
-func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool) (call *ast.CallExpr, lhs, arg types.Object, what string) {
+//
+// A call that appends a bounded number of bytes whatever its arguments
+// (strconv.AppendInt and its kin, see boundedAppend) grows nothing from
+// input when it starts from an emptied slice (x[:0]) or runs once per
+// pass through the function, outside any loop: the result holds at most
+// a few dozen bytes. In a loop it is growth like any other.
+func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool, loops spans) (call *ast.CallExpr, lhs, arg types.Object, what string) {
 	if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
 		return nil, nil, nil, ""
 	}
@@ -275,6 +282,9 @@ func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool)
 		}
 	}
 	if tv, ok := ti.Types[call.Fun]; ok && tv.IsType() {
+		return nil, nil, nil, ""
+	}
+	if boundedAppend(ti, call) && len(call.Args) > 0 && (emptied(call.Args[0]) || !loops.contain(as.Pos())) {
 		return nil, nil, nil, ""
 	}
 	lhs = rootObj(ti, as.Lhs[0])
@@ -298,6 +308,77 @@ func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool)
 		}
 	}
 	return nil, nil, nil, ""
+}
+
+// boundedAppend reports whether call is one of the standard library's
+// append functions whose output has a fixed upper size whatever the
+// values given: the decimal or binary form of one number, boolean or
+// rune (strconv.AppendInt, AppendUint, AppendFloat, AppendBool,
+// utf8.AppendRune, binary.AppendUvarint and AppendVarint, and the
+// AppendUint16/32/64 methods of binary's byte orders). strconv's
+// AppendQuote functions are not bounded: they copy a caller's string.
+func boundedAppend(ti *types.Info, call *ast.CallExpr) bool {
+	fn := typeutil.Callee(ti, call)
+	f, ok := fn.(*types.Func)
+	if !ok || f.Pkg() == nil {
+		return false
+	}
+	switch f.Pkg().Path() {
+	case "strconv":
+		switch f.Name() {
+		case "AppendInt", "AppendUint", "AppendFloat", "AppendBool":
+			return true
+		}
+	case "unicode/utf8":
+		return f.Name() == "AppendRune"
+	case "encoding/binary":
+		switch f.Name() {
+		case "AppendUvarint", "AppendVarint", "AppendUint16", "AppendUint32", "AppendUint64":
+			return true
+		}
+	}
+	return false
+}
+
+// emptied reports whether e is a slice expression x[:0] (or x[0:0]).
+func emptied(e ast.Expr) bool {
+	sl, ok := ast.Unparen(e).(*ast.SliceExpr)
+	if !ok || sl.Slice3 || sl.High == nil {
+		return false
+	}
+	isZero := func(e ast.Expr) bool {
+		lit, ok := ast.Unparen(e).(*ast.BasicLit)
+		return ok && lit.Value == "0"
+	}
+	return (sl.Low == nil || isZero(sl.Low)) && isZero(sl.High)
+}
+
+// spans are the source ranges of the loop bodies of a function.
+type spans [][2]token.Pos
+
+// loopSpans returns the ranges of the for and range statements in body,
+// those of function literals included.
+func loopSpans(body *ast.BlockStmt) spans {
+	var s spans
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			s = append(s, [2]token.Pos{n.Pos(), n.End()})
+		case *ast.RangeStmt:
+			s = append(s, [2]token.Pos{n.Pos(), n.End()})
+		}
+		return true
+	})
+	return s
+}
+
+func (s spans) contain(p token.Pos) bool {
+	for _, r := range s {
+		if r[0] <= p && p < r[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // derivation is a slice a call returned grown from a pooled one (out in
@@ -385,6 +466,7 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 	if guarded(ti, fd.Body, p) {
 		return ""
 	}
+	loops := loopSpans(fd.Body)
 	what := ""
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if what != "" {
@@ -398,7 +480,7 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 				what = w
 			}
 		case *ast.AssignStmt:
-			if _, v, _, w := growsInto(ti, n, params); v == p {
+			if _, v, _, w := growsInto(ti, n, params, loops); v == p {
 				what = w
 			}
 		}
