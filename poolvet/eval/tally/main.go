@@ -24,7 +24,8 @@
 // commas, and what the problem is), which of those problems the reports
 // catch. A report with no verdict is listed as untriaged. With -scored,
 // only reports in the files a draw scores count: a module's own .go
-// files that are not tests and not under vendor/ or testdata/.
+// files that are not tests and not under vendor/, testdata/ or a
+// directory the go command ignores.
 package main
 
 import (
@@ -230,7 +231,7 @@ func scored(posn string) bool {
 		return false
 	}
 	for _, dir := range strings.Split(filepath.ToSlash(filepath.Dir(file)), "/") {
-		if dir == "vendor" || dir == "testdata" {
+		if dir == "vendor" || dir == "testdata" || strings.HasPrefix(dir, "_") || (strings.HasPrefix(dir, ".") && dir != ".") {
 			return false
 		}
 	}

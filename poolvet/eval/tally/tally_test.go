@@ -166,13 +166,14 @@ func TestRun(t *testing.T) {
 
 func TestScored(t *testing.T) {
 	for posn, want := range map[string]bool{
-		"a.go:10:5":                 true,
-		"sub/b.go:3:1":              true,
-		"a_test.go:1:1":             false,
-		"vendor/x/y.go:1:1":         false,
-		"sub/testdata/src/a.go:2:1": false,
-		"/root/go/pkg/mod/x.go:1:1": false, // outside the module's copy
-		"testdatax/a.go:1:1":        true,
+		"a.go:10:5":                   true,
+		"sub/b.go:3:1":                true,
+		"a_test.go:1:1":               false,
+		"vendor/x/y.go:1:1":           false,
+		"sub/testdata/src/a.go:2:1":   false,
+		"/root/go/pkg/mod/x.go:1:1":   false, // outside the module's copy
+		"testdatax/a.go:1:1":          true,
+		"internal/_upstream/a.go:1:1": false,
 	} {
 		if got := scored(posn); got != want {
 			t.Errorf("scored(%q) = %v, want %v", posn, got, want)
