@@ -635,13 +635,36 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 				return true
 			}
 			for i, l := range n.Lhs {
-				if outlives(info, l, body) {
+				if outlives(info, l, body) && !undoneByLaterDefer(info, l, body, d) {
 					escapes(n.Rhs[i], n.Rhs[i], "stores")
 				}
 			}
 		}
 		return true
 	})
+}
+
+// undoneByLaterDefer reports whether a defer statement of body's own
+// statement list, registered after the deferred Put d, assigns the place
+// l again or deletes it from its map. Deferred calls run in reverse
+// order, so that defer runs before the Put: when the Put runs, l no
+// longer holds the pooled value. A defer inside a branch or loop is not
+// counted: it is registered only on some paths.
+func undoneByLaterDefer(info *types.Info, l ast.Expr, body *ast.BlockStmt, d *ast.DeferStmt) bool {
+	for _, st := range body.List {
+		later, ok := st.(*ast.DeferStmt)
+		if !ok || later.Pos() < d.End() {
+			continue
+		}
+		var undo ast.Node = later.Call
+		if lit, ok := ast.Unparen(later.Call.Fun).(*ast.FuncLit); ok {
+			undo = lit.Body
+		}
+		if droppedBetween(info, l, undo, undo.Pos(), undo.End()) {
+			return true
+		}
+	}
+	return false
 }
 
 // outlives reports whether storing into l keeps the value after the
