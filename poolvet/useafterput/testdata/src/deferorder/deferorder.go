@@ -72,3 +72,41 @@ func (c *conn) maybeUndone(clear bool) {
 	}
 	c.write()
 }
+
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 64); return &b }}
+
+// untilDelim returns part of the pooled buffer, which the deferred
+// closure puts back with whatever the variable holds when it runs.
+func untilDelim(chunks [][]byte, delim byte) []byte {
+	buf := *scratch.Get().(*[]byte)
+	defer func() {
+		scratch.Put(&buf)
+	}()
+	buf = buf[:0]
+	for _, c := range chunks {
+		buf = append(buf, c...)
+		if i := bytes.IndexByte(buf, delim); i >= 0 {
+			return buf[:i] // want `returns memory of buf, which the deferred Put on line 83 hands back to scratch`
+		}
+	}
+	return nil
+}
+
+// byAddress: defer Put(&buf) sees the variable's last value too.
+func byAddress(p []byte) []byte {
+	buf := *scratch.Get().(*[]byte)
+	defer scratch.Put(&buf)
+	buf = append(buf[:0], p...)
+	return buf // want `returns buf, which the deferred Put on line 98 hands back to scratch`
+}
+
+// byValue: defer Put(b) put the value b had at the defer; b is another
+// slice by the time it is returned.
+func byValue(p []byte) *bytes.Buffer {
+	b := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(b)
+	b.Reset()
+	b.Write(p)
+	b = new(bytes.Buffer)
+	return b
+}
