@@ -63,6 +63,12 @@
 //		return s
 //	}
 //
+// The caller's data is what the function's parameters hold, and what local
+// variables assigned or ranged over from them hold (chunk, err :=
+// r.ReadSlice(delim) for a parameter r, f in for _, f := range fields),
+// but not a value made from the pooled buffer itself (out, err :=
+// dec.DecodeAll(src, (*bp)[:0]) is the pooled memory).
+//
 // Growth bounded by construction is not growth from input, and is not
 // reported: a call appending the form of one number, boolean or rune
 // (strconv.AppendInt, AppendUint, AppendFloat, AppendBool, utf8.AppendRune,

@@ -149,7 +149,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 	if len(got) == 0 {
 		return
 	}
-	params := paramSet(ti, typ, nil)
+	params := derive(ti, body, paramSet(ti, typ, nil), got)
 	loops := loopSpans(body)
 	derived := map[types.Object]derivation{}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -310,6 +310,81 @@ func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool,
 	return nil, nil, nil, ""
 }
 
+// derive adds to params the local variables of body that hold the
+// caller's data too: those assigned, or ranged over, from an expression
+// mentioning a parameter or such a variable (chunk, err :=
+// r.ReadSlice(delim) for a parameter r; for _, f := range fields). A
+// variable is left out when it is one of skip (the pooled values), or its
+// own assignment mentions it or a pooled value (buf = append(buf, p...)
+// grows buf, and out, err := dec.DecodeAll(src, (*bp)[:0]) is the pooled
+// memory: neither is the caller's data).
+func derive(ti *types.Info, body *ast.BlockStmt, params map[types.Object]bool, skip map[types.Object]*poolcall.Call) map[types.Object]bool {
+	out := maps.Clone(params)
+	mentions := func(e ast.Expr, o types.Object) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && ti.Uses[id] == o {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	local := func(e ast.Expr) types.Object {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		o := ti.ObjectOf(id)
+		if v, ok := o.(*types.Var); !ok || v.IsField() || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+			return nil
+		}
+		if _, pooled := skip[o]; pooled || out[o] {
+			return nil
+		}
+		return o
+	}
+	taint := func(lhs ast.Expr, rhs ast.Expr) bool {
+		o := local(lhs)
+		if o == nil || !fromParams(ti, []ast.Expr{rhs}, out) || mentions(rhs, o) {
+			return false
+		}
+		for p := range skip {
+			if mentions(rhs, p) {
+				return false // made from the pooled memory: not the caller's data
+			}
+		}
+		out[o] = true
+		return true
+	}
+	// Twice, so that a loop's later assignments reach its earlier uses.
+	for range 2 {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					r := n.Rhs[0]
+					if len(n.Rhs) == len(n.Lhs) {
+						r = n.Rhs[i]
+					}
+					taint(l, r)
+				}
+			case *ast.RangeStmt:
+				if n.Key != nil {
+					taint(n.Key, n.X)
+				}
+				if n.Value != nil {
+					taint(n.Value, n.X)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
 // boundedAppend reports whether call is one of the standard library's
 // append functions whose output has a fixed upper size whatever the
 // values given: the decimal or binary form of one number, boolean or
@@ -462,7 +537,7 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 	if _, ok := p.Type().Underlying().(*types.Slice); ok {
 		return "" // the callee grows its copy of the header; the caller's slice stays
 	}
-	params := paramSet(ti, fd.Type, p)
+	params := derive(ti, fd.Body, paramSet(ti, fd.Type, p), map[types.Object]*poolcall.Call{p: nil})
 	if guarded(ti, fd.Body, p) {
 		return ""
 	}

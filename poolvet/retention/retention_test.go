@@ -14,5 +14,5 @@ func Test(t *testing.T) {
 // TestBounded: appends of a bounded size (one number, rune or boolean)
 // grow nothing from input unless repeated in a loop.
 func TestBounded(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retention.Analyzer, "bounded")
+	analysistest.Run(t, analysistest.TestData(), retention.Analyzer, "bounded", "derived")
 }
