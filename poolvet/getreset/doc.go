@@ -23,7 +23,12 @@
 // method, such as gzip.Writer, which still points at the previous user's
 // stream. Resets are Reset, Truncate(0), clear, *p = (*p)[:0], any
 // assignment to the value or to the field written but the write-back of an
-// append to it, and a helper that resets what it is given. It stays quiet
+// append to it, a helper that resets what it is given, and a method of
+// another package whose name starts with Reset, whatever its arguments
+// (ResetDict(r, dict), ResetReader(r)): its body is out of sight, and by
+// Go's convention such a method returns the value to a fresh state. A
+// method of the package itself counts only if its body resets what the
+// write touches, whatever its name. It stays quiet
 // when every Put of the same pool in the package resets the value first on
 // every path to it (a reset in one branch of an if, or in a loop, does not
 // count), when the pool is poolkit's bytebuf or slicepool (they reset on

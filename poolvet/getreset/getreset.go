@@ -579,6 +579,13 @@ func (st *state) methodKind1(fn *types.Func, call *ast.CallExpr) flow.EventKind 
 	if fn.Pkg() == st.pass.Pkg {
 		return evLocal
 	}
+	// A method of another package named Reset-something (ResetDict(r,
+	// dict), ResetReader(r), ResetState()): its body is out of sight, and
+	// by Go's convention such a method puts the value back in a fresh
+	// state, whatever else it takes.
+	if strings.HasPrefix(name, "Reset") {
+		return flow.Clear
+	}
 	if streamReset(recv) {
 		if st.deferred()[call] {
 			return 0 // defer zw.Close(): runs at return, after the Reset

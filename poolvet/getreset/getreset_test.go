@@ -9,5 +9,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	fixture.RunWithSuggestedFixes(t, getreset.Analyzer, "getreset", "getresetclean", "helpers", "helperfields", "streams")
+	fixture.RunWithSuggestedFixes(t, getreset.Analyzer, "getreset", "getresetclean", "helpers", "helperfields", "streams", "resetlike")
 }

@@ -63,6 +63,22 @@
 //		return s
 //	}
 //
+// The caller's data is what the function's parameters hold, and what local
+// variables assigned or ranged over from them hold (chunk, err :=
+// r.ReadSlice(delim) for a parameter r, f in for _, f := range fields),
+// but not a value made from the pooled buffer itself (out, err :=
+// dec.DecodeAll(src, (*bp)[:0]) is the pooled memory).
+//
+// Growth bounded by construction is not growth from input, and is not
+// reported: a call appending the form of one number, boolean or rune
+// (strconv.AppendInt, AppendUint, AppendFloat, AppendBool, utf8.AppendRune,
+// encoding/binary's AppendUvarint, AppendVarint and byte orders'
+// AppendUint16/32/64) adds at most a few dozen bytes whatever the caller
+// passes, so a buffer grown only that way, once per use or from an emptied
+// slice (x[:0]) each time, stays that small. The same call repeated in a
+// loop over the caller's data grows with that data and is reported, as is
+// strconv.AppendQuote, which copies a caller's string.
+//
 // The check is opt-in (poolvet -all): whether input can be large is
 // something only the program knows. poolkit's bytebuf.Pool and
 // slicepool.Pool cap what they keep and are never reported.

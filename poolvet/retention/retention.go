@@ -149,7 +149,8 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 	if len(got) == 0 {
 		return
 	}
-	params := paramSet(ti, typ, nil)
+	params := derive(ti, body, paramSet(ti, typ, nil), got)
+	loops := loopSpans(body)
 	derived := map[types.Object]derivation{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		var v types.Object
@@ -157,7 +158,7 @@ func scanFunc(pass *analysis.Pass, info *poolcall.Info, h *helpers, typ *ast.Fun
 		var call *ast.CallExpr
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			c, lhs, arg, w := growsInto(ti, n, params)
+			c, lhs, arg, w := growsInto(ti, n, params, loops)
 			switch {
 			case c != nil && got[lhs] != nil:
 				call, v, what = c, lhs, w // grown in place
@@ -261,7 +262,13 @@ func grows(pass *analysis.Pass, call *ast.CallExpr, params map[types.Object]bool
 // out, err := dec.DecodeAll(src, (*bp)[:0]), another argument mentioning
 // a parameter (the caller's data). It returns the call, the variables the
 // result and that argument are rooted at, and what grows it.
-func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool) (call *ast.CallExpr, lhs, arg types.Object, what string) {
+//
+// A call that appends a bounded number of bytes whatever its arguments
+// (strconv.AppendInt and its kin, see boundedAppend) grows nothing from
+// input when it starts from an emptied slice (x[:0]) or runs once per
+// pass through the function, outside any loop: the result holds at most
+// a few dozen bytes. In a loop it is growth like any other.
+func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool, loops spans) (call *ast.CallExpr, lhs, arg types.Object, what string) {
 	if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
 		return nil, nil, nil, ""
 	}
@@ -275,6 +282,9 @@ func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool)
 		}
 	}
 	if tv, ok := ti.Types[call.Fun]; ok && tv.IsType() {
+		return nil, nil, nil, ""
+	}
+	if boundedAppend(ti, call) && len(call.Args) > 0 && (emptied(call.Args[0]) || !loops.contain(as.Pos())) {
 		return nil, nil, nil, ""
 	}
 	lhs = rootObj(ti, as.Lhs[0])
@@ -298,6 +308,152 @@ func growsInto(ti *types.Info, as *ast.AssignStmt, params map[types.Object]bool)
 		}
 	}
 	return nil, nil, nil, ""
+}
+
+// derive adds to params the local variables of body that hold the
+// caller's data too: those assigned, or ranged over, from an expression
+// mentioning a parameter or such a variable (chunk, err :=
+// r.ReadSlice(delim) for a parameter r; for _, f := range fields). A
+// variable is left out when it is one of skip (the pooled values), or its
+// own assignment mentions it or a pooled value (buf = append(buf, p...)
+// grows buf, and out, err := dec.DecodeAll(src, (*bp)[:0]) is the pooled
+// memory: neither is the caller's data).
+func derive(ti *types.Info, body *ast.BlockStmt, params map[types.Object]bool, skip map[types.Object]*poolcall.Call) map[types.Object]bool {
+	out := maps.Clone(params)
+	mentions := func(e ast.Expr, o types.Object) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && ti.Uses[id] == o {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	local := func(e ast.Expr) types.Object {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		o := ti.ObjectOf(id)
+		if v, ok := o.(*types.Var); !ok || v.IsField() || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+			return nil
+		}
+		if _, pooled := skip[o]; pooled || out[o] {
+			return nil
+		}
+		return o
+	}
+	taint := func(lhs ast.Expr, rhs ast.Expr) bool {
+		o := local(lhs)
+		if o == nil || !fromParams(ti, []ast.Expr{rhs}, out) || mentions(rhs, o) {
+			return false
+		}
+		for p := range skip {
+			if mentions(rhs, p) {
+				return false // made from the pooled memory: not the caller's data
+			}
+		}
+		out[o] = true
+		return true
+	}
+	// Twice, so that a loop's later assignments reach its earlier uses.
+	for range 2 {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					r := n.Rhs[0]
+					if len(n.Rhs) == len(n.Lhs) {
+						r = n.Rhs[i]
+					}
+					taint(l, r)
+				}
+			case *ast.RangeStmt:
+				if n.Key != nil {
+					taint(n.Key, n.X)
+				}
+				if n.Value != nil {
+					taint(n.Value, n.X)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// boundedAppend reports whether call is one of the standard library's
+// append functions whose output has a fixed upper size whatever the
+// values given: the decimal or binary form of one number, boolean or
+// rune (strconv.AppendInt, AppendUint, AppendFloat, AppendBool,
+// utf8.AppendRune, binary.AppendUvarint and AppendVarint, and the
+// AppendUint16/32/64 methods of binary's byte orders). strconv's
+// AppendQuote functions are not bounded: they copy a caller's string.
+func boundedAppend(ti *types.Info, call *ast.CallExpr) bool {
+	fn := typeutil.Callee(ti, call)
+	f, ok := fn.(*types.Func)
+	if !ok || f.Pkg() == nil {
+		return false
+	}
+	switch f.Pkg().Path() {
+	case "strconv":
+		switch f.Name() {
+		case "AppendInt", "AppendUint", "AppendFloat", "AppendBool":
+			return true
+		}
+	case "unicode/utf8":
+		return f.Name() == "AppendRune"
+	case "encoding/binary":
+		switch f.Name() {
+		case "AppendUvarint", "AppendVarint", "AppendUint16", "AppendUint32", "AppendUint64":
+			return true
+		}
+	}
+	return false
+}
+
+// emptied reports whether e is a slice expression x[:0] (or x[0:0]).
+func emptied(e ast.Expr) bool {
+	sl, ok := ast.Unparen(e).(*ast.SliceExpr)
+	if !ok || sl.Slice3 || sl.High == nil {
+		return false
+	}
+	isZero := func(e ast.Expr) bool {
+		lit, ok := ast.Unparen(e).(*ast.BasicLit)
+		return ok && lit.Value == "0"
+	}
+	return (sl.Low == nil || isZero(sl.Low)) && isZero(sl.High)
+}
+
+// spans are the source ranges of the loop bodies of a function.
+type spans [][2]token.Pos
+
+// loopSpans returns the ranges of the for and range statements in body,
+// those of function literals included.
+func loopSpans(body *ast.BlockStmt) spans {
+	var s spans
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			s = append(s, [2]token.Pos{n.Pos(), n.End()})
+		case *ast.RangeStmt:
+			s = append(s, [2]token.Pos{n.Pos(), n.End()})
+		}
+		return true
+	})
+	return s
+}
+
+func (s spans) contain(p token.Pos) bool {
+	for _, r := range s {
+		if r[0] <= p && p < r[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // derivation is a slice a call returned grown from a pooled one (out in
@@ -381,10 +537,11 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 	if _, ok := p.Type().Underlying().(*types.Slice); ok {
 		return "" // the callee grows its copy of the header; the caller's slice stays
 	}
-	params := paramSet(ti, fd.Type, p)
+	params := derive(ti, fd.Body, paramSet(ti, fd.Type, p), map[types.Object]*poolcall.Call{p: nil})
 	if guarded(ti, fd.Body, p) {
 		return ""
 	}
+	loops := loopSpans(fd.Body)
 	what := ""
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if what != "" {
@@ -398,7 +555,7 @@ func (h *helpers) grows(fd *ast.FuncDecl, p *types.Var) string {
 				what = w
 			}
 		case *ast.AssignStmt:
-			if _, v, _, w := growsInto(ti, n, params); v == p {
+			if _, v, _, w := growsInto(ti, n, params, loops); v == p {
 				what = w
 			}
 		}

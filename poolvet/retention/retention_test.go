@@ -10,3 +10,9 @@ import (
 func Test(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retention.Analyzer, "a", "far", "fields")
 }
+
+// TestBounded: appends of a bounded size (one number, rune or boolean)
+// grow nothing from input unless repeated in a loop.
+func TestBounded(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), retention.Analyzer, "bounded", "derived")
+}

@@ -22,7 +22,16 @@
 //     returning, sending or storing (in a package variable or through a
 //     parameter) the pooled value itself or memory it owns, also through a
 //     struct holding it (m.Body = b.Bytes(); return m) or a named result
-//     returned by a bare return;
+//     returned by a bare return. Deferred calls run in reverse order: a
+//     store is not reported when a defer of the function's own statement
+//     list, registered after the deferred Put, assigns that place again or
+//     deletes it from its map (defer func() { c.buf = nil }()), since the
+//     place no longer holds the value when the Put runs; a defer inside a
+//     branch or loop is registered only on some paths and does not count.
+//     defer pool.Put(x) puts the value x held at the defer statement, so
+//     once x is assigned after it the check stops; a Put that reads x
+//     only when it runs (inside a deferred func literal, or Put(&x)) puts
+//     x's last value, and returning that value is still reported;
 //   - aliases handed to another goroutine before the Put: the value or its
 //     memory sent on a channel, or used by a goroutine started (in its
 //     arguments or its closure), unless something waits for that goroutine

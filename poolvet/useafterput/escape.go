@@ -194,7 +194,7 @@ func isSink(info *types.Info, l ast.Expr) bool {
 // droppedBetween reports whether, between from and to in body, the place
 // l is assigned again (s.cur = nil) or deleted from its map (delete(m, k)
 // for l = m[k]): the store no longer holds the pooled value at the Put.
-func droppedBetween(info *types.Info, l ast.Expr, body *ast.BlockStmt, from, to token.Pos) bool {
+func droppedBetween(info *types.Info, l ast.Expr, body ast.Node, from, to token.Pos) bool {
 	want := types.ExprString(l)
 	var mapExpr string
 	if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {

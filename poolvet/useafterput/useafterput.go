@@ -563,7 +563,13 @@ func headerOnly(info *types.Info, call *ast.CallExpr) bool {
 func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferStmt, ftype *ast.FuncType, body *ast.BlockStmt) {
 	c := put.c
 	info := pass.TypesInfo
-	if assignedAfter(info, x, body, d.End()) {
+	// defer pool.Put(x) hands back the value x held at the defer
+	// statement, so a later assignment may make x another value than the
+	// one put. A Put that reads the variable when it runs, in a deferred
+	// function literal or through its address (Put(&x)), hands back x's
+	// last value, whatever was assigned after the defer: returning that
+	// value still returns memory the pool owns.
+	if assignedAfter(info, x, body, d.End()) && !readsAtRun(info, d, c.Value) {
 		return // the Put may concern another value than the one returned
 	}
 	al := newAliaser(info, x, body, put.drops)
@@ -635,13 +641,46 @@ func checkDeferred(pass *analysis.Pass, put putInfo, x *types.Var, d *ast.DeferS
 				return true
 			}
 			for i, l := range n.Lhs {
-				if outlives(info, l, body) {
+				if outlives(info, l, body) && !undoneByLaterDefer(info, l, body, d) {
 					escapes(n.Rhs[i], n.Rhs[i], "stores")
 				}
 			}
 		}
 		return true
 	})
+}
+
+// undoneByLaterDefer reports whether a defer statement of body's own
+// statement list, registered after the deferred Put d, assigns the place
+// l again or deletes it from its map. Deferred calls run in reverse
+// order, so that defer runs before the Put: when the Put runs, l no
+// longer holds the pooled value. A defer inside a branch or loop is not
+// counted: it is registered only on some paths.
+func undoneByLaterDefer(info *types.Info, l ast.Expr, body *ast.BlockStmt, d *ast.DeferStmt) bool {
+	for _, st := range body.List {
+		later, ok := st.(*ast.DeferStmt)
+		if !ok || later.Pos() < d.End() {
+			continue
+		}
+		var undo ast.Node = later.Call
+		if lit, ok := ast.Unparen(later.Call.Fun).(*ast.FuncLit); ok {
+			undo = lit.Body
+		}
+		if droppedBetween(info, l, undo, undo.Pos(), undo.End()) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsAtRun reports whether the deferred Put d reads its variable only
+// when it runs: the Put is inside a deferred function literal, or hands
+// the pool the variable's address (the value put is v).
+func readsAtRun(info *types.Info, d *ast.DeferStmt, v ast.Expr) bool {
+	if _, ok := ast.Unparen(d.Call.Fun).(*ast.FuncLit); ok {
+		return true
+	}
+	return isAddr(info, v)
 }
 
 // outlives reports whether storing into l keeps the value after the

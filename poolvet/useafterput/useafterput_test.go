@@ -9,5 +9,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	fixture.RunWithSuggestedFixes(t, useafterput.Analyzer, "useafterput", "escape", "again", "alias", "store", "free", "released", "outer", "httpbody")
+	fixture.RunWithSuggestedFixes(t, useafterput.Analyzer, "useafterput", "escape", "again", "alias", "store", "free", "released", "outer", "httpbody", "deferorder")
 }

@@ -15,7 +15,7 @@
 #
 # Usage, from anywhere in a poolkit checkout:
 #
-#	poolvet/realworld/run.sh [-seen] [-go]
+#	poolvet/eval/realworld/run.sh [-seen] [-go]
 #
 # By default it runs the modules poolvet had never been run on before
 # they were triaged; -seen adds the modules of the earlier runs, -go
@@ -35,13 +35,15 @@ for a in "$@"; do
 done
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+evaldir=$(cd "$here/.." && pwd)
+repo=$(cd "$here/../../.." && pwd)
 work=${POOLVET_REALWORLD:-/tmp/poolvet-realworld}
 mkdir -p "$work/src" "$work/out"
 # Each module builds with its own go.mod; the toolchain is the local one.
 export GOWORK=off GOTOOLCHAIN=local GOFLAGS=-mod=mod
 
-(cd "$repo" && go build -o "$work/poolvet" ./cmd/poolvet && go build -o "$work/tally" ./poolvet/realworld/tally)
+(cd "$repo" && go build -o "$work/poolvet" ./cmd/poolvet)
+(cd "$evaldir" && go build -o "$work/tally" ./tally)
 echo "poolvet built from $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "$repo")$(git -C "$repo" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)'), $(go version)"
 
 # vet runs poolvet over the packages of the module in the current

@@ -142,7 +142,7 @@ func TestRun(t *testing.T) {
 	problems := write("problems", "example.com/m\t*\tsub/b.go:3\tgrows and is kept\nexample.com/m\t*\tx.go:1\tnot reported\n")
 	list := filepath.Join(dir, "findings")
 	var out bytes.Buffer
-	if err := run(&out, dir, list, verdicts, problems, []string{"example.com/m=/src/m"}); err != nil {
+	if err := run(&out, dir, list, verdicts, problems, false, []string{"example.com/m=/src/m"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -161,5 +161,22 @@ func TestRun(t *testing.T) {
 	}
 	if want := "example.com/m\tnonptrput\ta.go:10:5\ttrue-minor\tp.Put of []byte allocates {like this}\tboxes a slice\n"; !strings.HasPrefix(string(b), want) {
 		t.Errorf("findings file starts %q, want %q", b, want)
+	}
+}
+
+func TestScored(t *testing.T) {
+	for posn, want := range map[string]bool{
+		"a.go:10:5":                   true,
+		"sub/b.go:3:1":                true,
+		"a_test.go:1:1":               false,
+		"vendor/x/y.go:1:1":           false,
+		"sub/testdata/src/a.go:2:1":   false,
+		"/root/go/pkg/mod/x.go:1:1":   false, // outside the module's copy
+		"testdatax/a.go:1:1":          true,
+		"internal/_upstream/a.go:1:1": false,
+	} {
+		if got := scored(posn); got != want {
+			t.Errorf("scored(%q) = %v, want %v", posn, got, want)
+		}
 	}
 }

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	tally -out DIR -findings FILE [-verdicts FILE] [-problems FILE] MODULE=ROOT...
+//	tally -out DIR -findings FILE [-scored] [-verdicts FILE] [-problems FILE] MODULE=ROOT...
 //
 // For each MODULE, DIR/NAME.json holds what go vet -json printed, on
 // standard output and error, while run in ROOT, the module's copy (NAME
@@ -22,7 +22,10 @@
 // given a -problems file (tab-separated lines: module, check or "*", the
 // file:line positions where a report would catch the problem, joined by
 // commas, and what the problem is), which of those problems the reports
-// catch. A report with no verdict is listed as untriaged.
+// catch. A report with no verdict is listed as untriaged. With -scored,
+// only reports in the files a draw scores count: a module's own .go
+// files that are not tests and not under vendor/, testdata/ or a
+// directory the go command ignores.
 package main
 
 import (
@@ -44,18 +47,19 @@ func main() {
 	list := flag.String("findings", "", "file to write the reports to, one a line")
 	verdictsFile := flag.String("verdicts", "", "triage of the reports")
 	problemsFile := flag.String("problems", "", "problems found by reading the modules")
+	scoredOnly := flag.Bool("scored", false, "count only reports in non-test files outside vendor/ and testdata/")
 	flag.Parse()
 	if *out == "" || *list == "" || flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: tally -out DIR -findings FILE [-verdicts FILE] [-problems FILE] MODULE=ROOT...")
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, *out, *list, *verdictsFile, *problemsFile, flag.Args()); err != nil {
+	if err := run(os.Stdout, *out, *list, *verdictsFile, *problemsFile, *scoredOnly, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "tally:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, out, list, verdictsFile, problemsFile string, modules []string) error {
+func run(w io.Writer, out, list, verdictsFile, problemsFile string, scoredOnly bool, modules []string) error {
 	type row struct {
 		module string
 		res    result
@@ -78,6 +82,9 @@ func run(w io.Writer, out, list, verdictsFile, problemsFile string, modules []st
 		}
 		for _, e := range res.errors {
 			fmt.Fprintf(os.Stderr, "%s: not a report: %s\n", module, e)
+		}
+		if scoredOnly {
+			res.findings = slices.DeleteFunc(res.findings, func(fd finding) bool { return !scored(fd.posn) })
 		}
 		for _, fd := range res.findings {
 			checks[fd.check] = true
@@ -214,6 +221,21 @@ func recall(w io.Writer, problems []problem, all []finding, isDefault func(strin
 	}
 	fmt.Fprintf(w, "problems found by reading: %d; caught by the default checks %s, with -all %s\n",
 		len(problems), ratio(byDefault, len(problems)), ratio(byAll, len(problems)))
+}
+
+// scored reports whether a report's position, relative to its module's
+// root, lies in a file a draw scores.
+func scored(posn string) bool {
+	file, _, _ := strings.Cut(posn, ":")
+	if strings.HasSuffix(file, "_test.go") || filepath.IsAbs(file) {
+		return false
+	}
+	for _, dir := range strings.Split(filepath.ToSlash(filepath.Dir(file)), "/") {
+		if dir == "vendor" || dir == "testdata" || strings.HasPrefix(dir, "_") || (strings.HasPrefix(dir, ".") && dir != ".") {
+			return false
+		}
+	}
+	return true
 }
 
 func ratio(a, b int) string {
