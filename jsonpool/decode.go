@@ -62,7 +62,7 @@ func getTarget[T any](p *pool.Pool[*T]) *T {
 //
 // When T is made only of the types jsonpool's fast decode path supports
 // (see Engine in the package doc: numbers, bools, strings, time.Time,
-// structs, slices and pointers of those), Unmarshal decodes valid input in
+// structs, slices, arrays and pointers of those), Unmarshal decodes valid input in
 // one pass of its own that also checks the syntax, with the value
 // json.Unmarshal produces; where that path meets anything it leaves to
 // encoding/json (a syntax error, a value of the wrong JSON type, a number

@@ -204,11 +204,11 @@ func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 			*(*unsafe.Pointer)(ptr) = reflect.New(p.typ.Elem()).UnsafePointer()
 		}
 		return d.value(p.elem, *(*unsafe.Pointer)(ptr), depth+1)
-	case decodeStruct, decodeSlice:
-		// An object for a struct, an array for a slice, nested no
-		// deeper than isValid allows.
-		isStruct, open := p.kind == decodeStruct, byte('[')
-		if isStruct {
+	case decodeStruct, decodeSlice, decodeArray:
+		// An object for a struct, an array for a slice or an array,
+		// nested no deeper than isValid allows.
+		open := byte('[')
+		if p.kind == decodeStruct {
 			open = '{'
 		}
 		if c != open || d.nest >= maxValidDepth {
@@ -217,10 +217,13 @@ func (d *decodeState) value(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 		d.i = i + 1
 		d.nest++
 		var ok bool
-		if isStruct {
+		switch p.kind {
+		case decodeStruct:
 			ok = d.object(p, ptr, depth)
-		} else {
+		case decodeSlice:
 			ok = d.array(p, ptr, depth)
+		default:
+			ok = d.fixedArray(p, ptr, depth)
 		}
 		d.nest--
 		return ok
@@ -413,17 +416,100 @@ func (d *decodeState) array(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
 	}
 	n := 0
 	h.len = 0
+	ints := p.elem.isInteger() && depth < maxFastDepth
 	for {
 		if n == h.cap {
 			// Grow keeps the elements and zeroes the new room.
 			d.save(h)
 			reflect.NewAt(p.typ, ptr).Elem().Grow(1)
 		}
+		if ints {
+			// Plain integers, as many as the capacity holds, without
+			// the general loop's calls.
+			k, end := d.integers(p.elem, unsafe.Add(h.data, uintptr(n)*p.size), h.cap-n)
+			n += k
+			h.len = n
+			if end {
+				return true
+			}
+			if n == h.cap {
+				continue // the next element, after a comma, needs room
+			}
+		}
 		h.len = n + 1
-		if !d.value(p.elem, unsafe.Add(h.data, uintptr(n)*p.size), depth+1) {
+		if !d.element(p.elem, unsafe.Add(h.data, uintptr(n)*p.size), depth) {
 			return false
 		}
 		n++
+		i := skipSpace(d.data, d.i)
+		if i >= len(d.data) {
+			return false
+		}
+		switch d.data[i] {
+		case ',':
+			d.i = i + 1
+		case ']':
+			d.i = i + 1
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// element decodes the element at d.i of an array at depth into the value
+// of e's type at ptr, as value does, but reads a number into an integer or
+// a float64 without value's dispatch.
+func (d *decodeState) element(e *decodePlan, ptr unsafe.Pointer, depth int) bool {
+	i := d.skipSpace()
+	if i < len(d.data) && depth < maxFastDepth {
+		if c := d.data[i]; isDigit(c) || c == '-' {
+			switch e.kind {
+			case decodeInt, decodeUint:
+				return d.integer(e, ptr, i)
+			case decodeFloat64:
+				if f, end, ok := shortFloat64(d.data, i); ok {
+					*(*float64)(ptr) = f
+					d.i = end
+					return true
+				}
+			}
+		}
+	}
+	return d.value(e, ptr, depth+1)
+}
+
+// fixedArray decodes the elements of the array whose '[' is before d.i
+// into the Go array of p's type at ptr, whose elements are zero, as Clear
+// and zeroing leave them, and decoded into by nothing before. Like
+// encoding/json it decodes the first p.n elements and skips the rest,
+// which must still be valid JSON; elements the JSON array does not have
+// stay zero, as encoding/json sets them. Every store is at an element
+// index below p.n.
+func (d *decodeState) fixedArray(p *decodePlan, ptr unsafe.Pointer, depth int) bool {
+	i := d.skipSpace()
+	if i < len(d.data) && d.data[i] == ']' {
+		d.i = i + 1
+		return true
+	}
+	ints := p.elem.isInteger() && depth < maxFastDepth
+	for n := 0; ; n++ {
+		if ints && n < p.n {
+			// Plain integers, up to the array's length, without the
+			// general loop's calls.
+			k, end := d.integers(p.elem, unsafe.Add(ptr, uintptr(n)*p.size), p.n-n)
+			if end {
+				return true
+			}
+			n += k // the next element, after a comma, if k > 0
+		}
+		if n < p.n {
+			if !d.element(p.elem, unsafe.Add(ptr, uintptr(n)*p.size), depth) {
+				return false
+			}
+		} else if !d.skipValue() {
+			return false
+		}
 		i := skipSpace(d.data, d.i)
 		if i >= len(d.data) {
 			return false

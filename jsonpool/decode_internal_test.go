@@ -43,6 +43,22 @@ type fiEmbed struct {
 	X int
 }
 
+// fiNums has numeric arrays and slices.
+type fiNums struct {
+	A  [3]int     `json:"a"`
+	B  [4]byte    `json:"b"`
+	S  []int16    `json:"s"`
+	U  []uint64   `json:"u"`
+	F  [2]float64 `json:"f"`
+	G  [][2]int8  `json:"g"`
+	FS []float32  `json:"fs"`
+}
+
+// fiTextArray is an array with a method of decoding of its own.
+type fiTextArray [2]int
+
+func (a *fiTextArray) UnmarshalText([]byte) error { return nil }
+
 type fiRec struct {
 	V    int     `json:"v"`
 	Next *fiRec  `json:"next"`
@@ -71,7 +87,20 @@ func TestDecodePlanSupport(t *testing.T) {
 		{reflect.TypeFor[[]*fiJSON](), false},
 		{reflect.TypeFor[fiEmbed](), false},
 		{reflect.TypeFor[map[string]int](), false},
-		{reflect.TypeFor[[2]int](), false},
+		{reflect.TypeFor[[2]int](), true},
+		{reflect.TypeFor[[0]int](), true},
+		{reflect.TypeFor[[1024]byte](), true},
+		{reflect.TypeFor[[3][]float32](), true},
+		{reflect.TypeFor[*[2]uint16](), true},
+		{reflect.TypeFor[[2]fiAddr](), true},
+		{reflect.TypeFor[fiNums](), true},
+		{reflect.TypeFor[[2]fiText](), false},
+		{reflect.TypeFor[[2]fiJSON](), false},
+		{reflect.TypeFor[fiTextArray](), false},
+		{reflect.TypeFor[[2]map[string]int](), false},
+		{reflect.TypeFor[[2][]byte](), false},
+		{reflect.TypeFor[[2]uintptr](), false},
+		{reflect.TypeFor[[2]complex64](), false},
 		{reflect.TypeFor[any](), false},
 		{reflect.TypeFor[json.Number](), false},
 		{reflect.TypeFor[json.RawMessage](), false},
@@ -139,6 +168,15 @@ func TestFastDecodeTaken(t *testing.T) {
 		{`{"ship":[]}`, false},
 		{`{"items":{}}`, false},
 	}
+	for _, c := range numbersTaken {
+		var v fiNums
+		if !isValid([]byte(c.in)) {
+			t.Fatalf("invalid test input %s", c.in)
+		}
+		if got := fastDecode([]byte(c.in), &v, true) == fastDone; got != c.want {
+			t.Errorf("fastDecode(%s) into fiNums = %v, want %v", c.in, got, c.want)
+		}
+	}
 	for _, c := range cases {
 		var v fiOrder
 		if !isValid([]byte(c.in)) {
@@ -150,13 +188,50 @@ func TestFastDecodeTaken(t *testing.T) {
 	}
 }
 
+// numbersTaken are the documents of numeric arrays that the fast path
+// decodes itself, and those it leaves to encoding/json.
+var numbersTaken = []struct {
+	in   string
+	want bool
+}{
+	{`{"a":[1,-2,3],"b":[0,255,7,8],"s":[-32768,32767],"u":[9999999999999999999,0],"f":[1.5,-0],"g":[[1,-128],[127]],"fs":[1e-3,3.4e38]}`, true},
+	{`{"a":[],"b":[1],"s":[],"u":null,"f":null,"g":[null,[]],"fs":[]}`, true},
+	{`{"a":[1,2,3,4,5,[6],{"x":"]"}],"b":[1,2,3,4,5,6]}`, true}, // extra elements, skipped
+	{`{"a":[ 1 , 2 ],"s":[ -1 ,2 ], "u" : [ 3 ] }`, true},
+	{`{"a":[null,2,null],"s":[1,null]}`, true},
+	{`{"f":[1e400]}`, false},
+	{`{"f":[1,2,1e-400]}`, true}, // 0, as strconv.ParseFloat and encoding/json give
+	{`{"fs":[3.5e38]}`, false},
+	{`{"a":[1.0]}`, false},
+	{`{"a":[1e2]}`, false},
+	{`{"a":[9223372036854775808]}`, false},
+	{`{"a":[-9223372036854775808]}`, true},
+	{`{"a":[-9223372036854775809]}`, false},
+	{`{"b":[256]}`, false},
+	{`{"b":[-0]}`, false},
+	{`{"s":[-0]}`, true},
+	{`{"s":[32768]}`, false},
+	{`{"g":[[1,2,128]]}`, true}, // the third element is extra, and skipped
+	{`{"g":[[1,128]]}`, false},
+	{`{"u":[18446744073709551615]}`, false}, // 20 digits: left to encoding/json
+	{`{"u":[18446744073709551616]}`, false},
+	{`{"a":["1"]}`, false},
+	{`{"a":[true]}`, false},
+	{`{"a":{}}`, false},
+	{`{"a":"AQID"}`, false},
+	{`{"b":"AQID"}`, false},
+	{`{"a":[1],"a":[2]}`, false}, // a repeated array merges
+	{`{"s":[1],"s":[2]}`, false},
+}
+
 // FuzzFastDecodeRaw feeds fastDecode any bytes, valid JSON or not: it must
 // not panic, must accept nothing isValid refuses, and must report on
 // failure whether isValid accepts the input.
 //
 //	go test -run '^$' -fuzz FuzzFastDecodeRaw -fuzztime 1m ./jsonpool
 func FuzzFastDecodeRaw(f *testing.F) {
-	for _, s := range []string{`{"id":1,"items":[{"city":"\u00e9"}]}`, `{"email":"\ud83d`, `{"p":{`, `[`, `{"x":[{]}`} {
+	for _, s := range []string{`{"id":1,"items":[{"city":"\u00e9"}]}`, `{"email":"\ud83d`, `{"p":{`, `[`, `{"x":[{]}`,
+		numbersTaken[0].in, `[[1,2,3,4],[5,-0,01]]`, `{"a":[1,2,3,4,5`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -176,6 +251,10 @@ func FuzzFastDecodeRaw(f *testing.F) {
 		check("fiRec", fastDecode(data, &r, false))
 		var s []string
 		check("[]string", fastDecode(data, &s, true))
+		var n fiNums
+		check("fiNums", fastDecode(data, &n, true))
+		var a [2][3]uint8
+		check("[2][3]uint8", fastDecode(data, &a, false))
 	})
 }
 

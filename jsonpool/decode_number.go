@@ -152,3 +152,87 @@ func shortFloat64(data []byte, i int) (float64, int, bool) {
 	}
 	return f, i, true
 }
+
+// integers decodes, from d.i, the leading elements of an array of integers
+// of e's type (e.kind decodeInt or decodeUint) that integerRun takes, into
+// the elements of the Go array or slice at ptr, at most room of them: the
+// array's length, or the slice's capacity, less the elements decoded
+// before. It returns how many it decoded, and whether the JSON array ended
+// after the last.
+func (d *decodeState) integers(e *decodePlan, ptr unsafe.Pointer, room int) (int, bool) {
+	if e.kind == decodeUint {
+		maxPos := uint64(1)<<e.bits - 1 // 1<<64 - 1 for 64 bits
+		switch e.bits {
+		case 8:
+			return integerRun(d, unsafe.Slice((*uint8)(ptr), room), maxPos, 0)
+		case 16:
+			return integerRun(d, unsafe.Slice((*uint16)(ptr), room), maxPos, 0)
+		case 32:
+			return integerRun(d, unsafe.Slice((*uint32)(ptr), room), maxPos, 0)
+		default:
+			return integerRun(d, unsafe.Slice((*uint64)(ptr), room), maxPos, 0)
+		}
+	}
+	maxNeg := uint64(1) << (e.bits - 1) // |min| of the type
+	switch e.bits {
+	case 8:
+		return integerRun(d, unsafe.Slice((*int8)(ptr), room), maxNeg-1, maxNeg)
+	case 16:
+		return integerRun(d, unsafe.Slice((*int16)(ptr), room), maxNeg-1, maxNeg)
+	case 32:
+		return integerRun(d, unsafe.Slice((*int32)(ptr), room), maxNeg-1, maxNeg)
+	default:
+		return integerRun(d, unsafe.Slice((*int64)(ptr), room), maxNeg-1, maxNeg)
+	}
+}
+
+// integerRun decodes, from d.i, elements of a JSON array into dst[0],
+// dst[1] and on, as long as each is plain: digits without a leading zero,
+// at most 19 of them, preceded by '-' only if maxNeg > 0, at most maxPos
+// (or maxNeg if negative), and followed at once by ',' or ']'. It stops at
+// the first element that is not, leaving d.i at its first byte for the
+// general loop to decode or refuse, or after len(dst) elements, or after
+// the element that ']' ends, d.i then after the ']'. It returns how many
+// elements it decoded and whether the array ended. Each integer's bits
+// are stored in two's complement, as storeInteger stores them.
+func integerRun[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](d *decodeState, dst []T, maxPos, maxNeg uint64) (int, bool) {
+	data, i, k := d.data, d.i, 0
+	for ; k < len(dst); k++ {
+		j := i
+		neg := j < len(data) && data[j] == '-'
+		if neg {
+			if maxNeg == 0 {
+				break
+			}
+			j++
+		}
+		start := j
+		var u uint64
+		for ; j < len(data) && isDigit(data[j]); j++ {
+			u = u*10 + uint64(data[j]-'0') // wraps past 19 digits, refused below
+		}
+		if n := j - start; n == 0 || n > 19 || n > 1 && data[start] == '0' || j >= len(data) {
+			break
+		}
+		if neg {
+			if u > maxNeg {
+				break
+			}
+			u = -u
+		} else if u > maxPos {
+			break
+		}
+		sep := data[j]
+		if sep != ',' && sep != ']' {
+			break
+		}
+		dst[k] = T(u)
+		i = j + 1
+		if sep == ']' {
+			d.i = i
+			return k + 1, true
+		}
+	}
+	d.i = i
+	return k, false
+}

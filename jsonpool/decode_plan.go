@@ -23,7 +23,7 @@ import (
 // but the simple cases: a syntax error, a value of the wrong JSON type for
 // its field, a number out of range or not an integer for an integer field,
 // a key that matches no field exactly and is not ASCII, a second occurrence
-// of a key whose field is a struct, slice or pointer, a time that
+// of a key whose field is a struct, slice, array or pointer, a time that
 // time.Time's UnmarshalJSON refuses.
 
 // decodeKind is what the fast path does with a value of a planned type.
@@ -38,6 +38,7 @@ const (
 	decodeString
 	decodeStruct
 	decodeSlice
+	decodeArray
 	decodePtr
 	decodeTime
 )
@@ -47,9 +48,15 @@ type decodePlan struct {
 	kind   decodeKind
 	bits   int           // decodeInt, decodeUint: the size in bits
 	typ    reflect.Type  // decodeSlice: the slice type, for growing it
-	elem   *decodePlan   // decodeSlice, decodePtr: the element's plan
-	size   uintptr       // decodeSlice: the element's size
+	elem   *decodePlan   // decodeSlice, decodeArray, decodePtr: the element's plan
+	size   uintptr       // decodeSlice, decodeArray: the element's size
+	n      int           // decodeArray: the length
 	fields []decodeField // decodeStruct
+}
+
+// isInteger reports whether p is the plan of an integer type.
+func (p *decodePlan) isInteger() bool {
+	return p.kind == decodeInt || p.kind == decodeUint
 }
 
 // decodeField is one field of a struct that a JSON member can set.
@@ -65,8 +72,10 @@ type decodeField struct {
 	off     uintptr
 	plan    *decodePlan
 	// once is the field's bit in a per-object set of fields seen, for a
-	// struct, slice or pointer field, which a second occurrence of its key
-	// would decode into, merging; 0 for the others, which it overwrites.
+	// struct, slice, array or pointer field, which a second occurrence of
+	// its key would decode into, merging with what the first left there
+	// (null elements of an array keep the first's values); 0 for the
+	// others, which it overwrites.
 	once uint64
 }
 
@@ -145,6 +154,15 @@ func buildDecodePlan(t reflect.Type, seen map[reflect.Type]*decodePlan) (*decode
 			return nil, false
 		}
 		p.kind, p.elem, p.size = decodeSlice, e, t.Elem().Size()
+	case reflect.Array:
+		// encoding/json (v1, and v2 with v1's options, which set
+		// FormatByteArrayAsArray) decodes every array from a JSON array,
+		// [N]byte included: only a slice of bytes is base64.
+		e, ok := buildDecodePlan(t.Elem(), seen)
+		if !ok {
+			return nil, false
+		}
+		p.kind, p.elem, p.size, p.n = decodeArray, e, t.Elem().Size(), t.Len()
 	case reflect.Pointer:
 		if t.Name() != "" || t.Elem().Kind() == reflect.Pointer {
 			return nil, false
@@ -160,8 +178,7 @@ func buildDecodePlan(t reflect.Type, seen map[reflect.Type]*decodePlan) (*decode
 			return nil, false
 		}
 	default:
-		// Maps, interfaces, arrays, complex numbers, uintptr and the
-		// rest.
+		// Maps, interfaces, complex numbers, uintptr and the rest.
 		return nil, false
 	}
 	return p, true
@@ -219,7 +236,7 @@ func buildDecodeFields(p *decodePlan, t reflect.Type, seen map[reflect.Type]*dec
 		}
 		f := decodeField{name: name, off: sf.Offset, plan: fp}
 		f.setKey()
-		if fp.kind == decodeStruct || fp.kind == decodeSlice || fp.kind == decodePtr {
+		if fp.kind == decodeStruct || fp.kind == decodeSlice || fp.kind == decodeArray || fp.kind == decodePtr {
 			f.once = 1 << i
 		}
 		p.fields = append(p.fields, f)

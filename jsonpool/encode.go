@@ -72,35 +72,40 @@
 // Decoding has a fast path of jsonpool's own as well, taken by Unmarshal,
 // Decode, UnmarshalReuse and DecodeReuse for a document of up to 1 MiB,
 // checking its syntax as it decodes, when T is made only of what it decodes
-// exactly as
-// json.Unmarshal does: bools, integers of every size (not uintptr),
-// float32 and float64, strings, time.Time (through its UnmarshalJSON, as
-// encoding/json calls it), pointers to these (not to pointers), slices of
-// these (not []byte, which is base64), and structs of those whose fields
-// are exported and not embedded, named by the field name or by a json tag
-// of ASCII letters, digits, '_' and '-' with at most the omitempty and
-// omitzero options. For such a type it builds, once, a plan of offsets,
-// and decodes in one pass over the bytes, where encoding/json scans a
-// value twice and walks the type with reflect. Every other type is
-// encoding/json's: maps, interfaces, arrays, []byte, embedded fields, the
-// ,string option, json.Number, the other types of package time, types
-// with an UnmarshalJSON, UnmarshalText or (v2's) UnmarshalJSONFrom method,
-// and field names equal but for case, '_' and '-'. So is a document in
-// which the fast path meets a case it leaves to encoding/json: a syntax
-// error (the target then keeps nothing of it: see UnmarshalReuse), a value of
-// the wrong JSON type for its field, an integer field's number that is out
-// of range or not an integer, a float out of range, a key that matches no
-// field exactly and is not ASCII (Unicode case folding, where v1 and v2
-// differ, could match it), a key repeated for a struct, slice or pointer
-// field (which encoding/json merges into), a time that UnmarshalJSON
-// refuses. The target is then zeroed, or cleared, again and encoding/json
-// decodes it, so the value and the error are encoding/json's own in every
-// case; a differential fuzz target (FuzzFastDecode) checks it against
-// json.Unmarshal on both engines of encoding/json. The fast path
-// allocates the result's strings, exactly one per string of two bytes or
-// more whether it holds escapes or not (Go keeps strings of one byte in a
-// static table), its pointers' values, its slices' growth and what time.Time's UnmarshalJSON allocates (nothing for
-// a UTC time or an offset of whole hours), and nothing else.
+// exactly as json.Unmarshal does: bools, integers of every size (not
+// uintptr), float32 and float64, strings, time.Time (through its
+// UnmarshalJSON, as encoding/json calls it), pointers to these (not to
+// pointers), slices of these (not []byte, which is base64), arrays of these
+// ([N]byte included, which encoding/json decodes from a JSON array of
+// numbers, filling the array from the front, skipping extra elements and
+// leaving missing ones zero), and structs of those whose fields are
+// exported and not embedded, named by the field name or by a json tag of
+// ASCII letters, digits, '_' and '-' with at most the omitempty and
+// omitzero options. For such a type it builds, once, a plan of offsets, and
+// decodes in one pass over the bytes, where encoding/json scans a value
+// twice and walks the type with reflect; the elements of an array or slice
+// of integers are read in one loop over their digits. Every other type is
+// encoding/json's: maps, interfaces, []byte, embedded fields, the ,string
+// option, json.Number, the other types of package time, types with an
+// UnmarshalJSON, UnmarshalText or (v2's) UnmarshalJSONFrom method, and
+// field names equal but for case, '_' and '-'. So is a document in which
+// the fast path meets a case it leaves to encoding/json: a syntax error
+// (the target then keeps nothing of it: see UnmarshalReuse), a value of the
+// wrong JSON type for its field or element, an integer that is out of
+// range, not an integer or more than 19 digits long, a float out of range,
+// a key that matches no field exactly and is not ASCII (Unicode case
+// folding, where v1 and v2 differ, could match it), a key repeated for a
+// struct, slice, array or pointer field (which encoding/json merges into),
+// a time that UnmarshalJSON refuses. The target is then zeroed, or cleared,
+// again and encoding/json decodes it, so the value and the error are
+// encoding/json's own in every case; differential fuzz targets
+// (FuzzFastDecode, and FuzzDecodeNumbers for numeric arrays and slices)
+// check it against json.Unmarshal on both engines of encoding/json. The
+// fast path allocates the result's strings, exactly one per string of two
+// bytes or more whether it holds escapes or not (Go keeps strings of one
+// byte in a static table), its pointers' values, its slices' growth and
+// what time.Time's UnmarshalJSON allocates (nothing for a UTC time or an
+// offset of whole hours), and nothing else.
 //
 // Built with the poolkit_nounsafe tag, jsonpool imports no unsafe: both
 // fast paths are left out and encoding/json encodes and decodes every

@@ -1,11 +1,15 @@
 #!/bin/sh
 # instructions.sh counts, with valgrind's callgrind, the instructions per
 # call of jsonpool's fast paths and of what they replace, on the service
-# benchmark's order (decode) and receipt (encode): a count that does not
-# depend on how loaded the machine is, unlike ns/op.
+# benchmark's order (decode) and receipt (encode), and on numeric arrays
+# and slices (BenchmarkUnmarshalNumbers: the student of `poolkit bench`'s
+# "json unmarshal 1KiB array" row, 1024 ints, 1024 floats, a struct of
+# both): a count that does not depend on how loaded the machine is,
+# unlike ns/op.
 #
 # Each figure is the difference between a run of 1300 and one of 300
-# iterations of the benchmark, over 1000, so the set-up cancels out. The
+# iterations of the benchmark, over 1000 (250 and 50, over 200, for the
+# numeric ones, which take longer), so the set-up cancels out. The
 # binary is built with the go command on PATH (the release go.mod asks for
 # or newer; set GOTOOLCHAIN to pick another); the garbage collector is
 # off, so the figures leave out GC work. The counts depend on the Go
@@ -27,4 +31,12 @@ for b in 'FastDecode/path=encoding-json$' 'FastDecode/path=pooled-decoder$' 'Fas
 	lo=$(count "$b" 300)
 	hi=$(count "$b" 1300)
 	echo "$b $(((hi - lo) / 1000)) instructions/op"
+done
+for doc in student ints floats struct; do
+	for impl in encoding_json jsonpool; do
+		b="UnmarshalNumbers/doc=$doc/impl=$impl\$"
+		lo=$(count "$b" 50)
+		hi=$(count "$b" 250)
+		echo "$b $(((hi - lo) / 200)) instructions/op"
+	done
 done
