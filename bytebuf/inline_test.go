@@ -12,6 +12,9 @@ import (
 // the figures). What remains in testdata/inline's main are, for each pool,
 // the calls to sync.Pool's Get and Put, the slow paths of Get and Put, and
 // WriteByte.
+//
+// It holds on amd64, arm64 and s390x; on 386 and arm the inliner's costs
+// leave Get and Put as calls.
 func TestGetPutInline(t *testing.T) {
-	pooltest.NoCallsInto(t, "./testdata/inline", "github.com/poolkit/poolkit/bytebuf", 8)
+	pooltest.NoCallsInto(t, "./testdata/inline", "github.com/poolkit/poolkit/bytebuf", 8, "amd64", "arm64", "s390x")
 }

@@ -239,7 +239,7 @@ func TestSliceEncoderLoops(t *testing.T) {
 	}
 	vs := []any{
 		&[]string{}, &[]string{"<a&b>"}, &[]string{"x", "", "Café \"q\"", strings.Repeat("z", 30)},
-		&[]plain{}, &[]plain{{"a", 1}}, &[]plain{{"<", -1}, {}, {"é\n", 1 << 40}},
+		&[]plain{}, &[]plain{{"a", 1}}, &[]plain{{"<", -1}, {}, {"é\n", math.MaxInt}},
 		&outer{}, &outer{S: []string{}, P: []plain{}}, &outer{S: []string{"a", "b"}, P: []plain{{"c", 2}, {"d", 3}}},
 	}
 	var buf bytes.Buffer

@@ -13,6 +13,11 @@ import (
 // cheap as a raw sync.Pool of *[]E (benchmarks/core has the figures). What
 // remains in testdata/inline's main are the calls to sync.Pool's Get and
 // Put, two of each, to the four slow paths and to append's growslice.
+//
+// It holds on amd64, arm64 and s390x. On 386 and arm atomic.LoadUint32
+// is no compiler intrinsic, so the inliner charges it as a call: get
+// costs 119 and put 125, over the budget of 80 (GOARCH=386 go build
+// -gcflags=-m=2 ./testdata/inline), and Get and Put stay calls there.
 func TestGetPutInline(t *testing.T) {
-	pooltest.NoCallsInto(t, "./testdata/inline", "github.com/poolkit/poolkit/pool", 8)
+	pooltest.NoCallsInto(t, "./testdata/inline", "github.com/poolkit/poolkit/pool", 8, "amd64", "arm64", "s390x")
 }

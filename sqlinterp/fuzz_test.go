@@ -245,7 +245,7 @@ func FuzzArgs(f *testing.F) {
 			k := (j + int(mode>>3)) % (len(kinds) + 1)
 			if k == len(kinds) {
 				vals[j] = int64(j) << 40
-				args.AddInt(j << 40)
+				args.AddInt64(int64(j) << 40)
 				continue
 			}
 			vals[j] = kinds[k]

@@ -87,8 +87,11 @@ func TestAppendTable(t *testing.T) {
 		time.Date(999, 12, 31, 23, 59, 59, 0, time.UTC),
 		time.Date(9999, 12, 31, 23, 59, 59, 0, time.FixedZone("", -1)),
 		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
-		time.Date(292277026596, 12, 4, 15, 30, 7, 0, time.UTC),
-		time.Date(-292277022657, 1, 27, 8, 29, 52, 0, time.UTC),
+		// time.Date(292277026596, 12, 4, 15, 30, 7, 0, time.UTC) and
+		// time.Date(-292277022657, 1, 27, 8, 29, 52, 0, time.UTC), written
+		// through time.Unix: those years overflow int on 32-bit ports.
+		time.Unix(math.MaxInt64, 0).UTC(),
+		time.Unix(math.MinInt64+10368, 0).UTC(),
 		time.Unix(1<<40, 123456000),
 		time.Unix(-1<<40, 120),
 		time.Unix(math.MaxInt64, 999999999),
