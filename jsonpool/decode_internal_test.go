@@ -205,7 +205,7 @@ var numbersTaken = []struct {
 	{`{"a":[1.0]}`, false},
 	{`{"a":[1e2]}`, false},
 	{`{"a":[9223372036854775808]}`, false},
-	{`{"a":[-9223372036854775808]}`, true},
+	{`{"a":[-9223372036854775808]}`, strconv.IntSize == 64}, // the least int on 64-bit ports, out of range on 32-bit
 	{`{"a":[-9223372036854775809]}`, false},
 	{`{"b":[256]}`, false},
 	{`{"b":[-0]}`, false},
