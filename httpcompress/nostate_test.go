@@ -11,27 +11,9 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/poolkit/poolkit/internal/crosstalk"
 	"github.com/poolkit/poolkit/internal/systool"
 )
-
-// noStateBody returns a JSON answer of about n bytes: one client's,
-// holding the token QXZJKVWY, or another's, with no capital letters.
-func noStateBody(n int, secret bool) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"items":[`)
-	for i := 0; b.Len() < n-100; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if secret {
-			fmt.Fprintf(&b, `{"id":%d,"ref":"QXZJKVWY-%d","note":"JKQVWXYZ"}`, i, i*7)
-		} else {
-			fmt.Fprintf(&b, `{"id":%d,"name":"item-%d","price":%d.%02d}`, i, i*7919%10007, i*37%1000, i%100)
-		}
-	}
-	b.WriteString(`]}`)
-	return b.Bytes()
-}
 
 // noStateHandler writes body in pieces of 4 KiB, flushing after each when
 // flush is set.
@@ -88,7 +70,7 @@ func TestResponseDependsOnlyOnBody(t *testing.T) {
 		{"flushed-300KiB", 300 << 10, true},
 		{"whole-300KiB", 300 << 10, false},
 	} {
-		secret, other := noStateBody(tc.n, true), noStateBody(tc.n, false)
+		secret, other := crosstalk.Secret(tc.n), crosstalk.Other(tc.n, 1)
 		hs, ho := noStateHandler(secret, tc.flush), noStateHandler(other, tc.flush)
 		noStateGet(t, ho)
 		want := noStateGet(t, ho) // after the other client's own answers

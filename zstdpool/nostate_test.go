@@ -10,41 +10,11 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/poolkit/poolkit/internal/crosstalk"
 	"github.com/poolkit/poolkit/internal/race"
 	"github.com/poolkit/poolkit/internal/systool"
 	"github.com/poolkit/poolkit/internal/zstdblock"
 )
-
-// secretBody returns one client's JSON answer of at most n bytes, holding
-// the token QXZJKVWY: capital letters no lowercaseBody holds.
-func secretBody(n int) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"user":"alice","token":"QXZJKVWY","orders":[`)
-	for i := 0; b.Len() < n-100; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"ref":"QXZJKVWY-%d","note":"JKQVWXYZ %d"}`, i, i*7, i%13)
-	}
-	b.WriteString(`],"end":"QXZJKVWY"}`)
-	return b.Bytes()
-}
-
-// lowercaseBody returns another client's JSON answer of at most n bytes,
-// with no capital letters.
-func lowercaseBody(n int, seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, 9))
-	var b bytes.Buffer
-	b.WriteString(`{"user":"bob","items":[`)
-	for i := 0; b.Len() < n-100; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"name":"item-%x","price":%d.%02d,"ok":%t}`, i, r.Uint32(), r.IntN(1000), r.IntN(100), r.IntN(2) == 0)
-	}
-	b.WriteString(`]}`)
-	return b.Bytes()
-}
 
 // freshEncoder returns a new klauspost encoder made as the pool of level
 // makes its encoders.
@@ -135,13 +105,13 @@ func decodeEvery(t *testing.T, frames, want []byte) {
 // pooled encoder coded before (a Huffman code, tables, history) would
 // tell its reader what the other client's answer held.
 func TestCompressDependsOnlyOnInput(t *testing.T) {
-	secrets := [][]byte{secretBody(5000), secretBody(300 << 10)}
+	secrets := [][]byte{crosstalk.Secret(5000), crosstalk.Secret(300 << 10)}
 	if race.Enabled {
 		secrets = secrets[:1] // the detector makes the higher levels slow
 	}
-	bodies := [][]byte{lowercaseBody(5000, 1), lowercaseBody(zstdblock.MaxInput, 2), lowercaseBody(300<<10, 3)}
+	bodies := [][]byte{crosstalk.Other(5000, 1), crosstalk.Other(zstdblock.MaxInput, 2), crosstalk.Other(300<<10, 3)}
 	if !testing.Short() && !race.Enabled {
-		bodies = append(bodies, lowercaseBody(Window+200<<10, 4))
+		bodies = append(bodies, crosstalk.Other(Window+200<<10, 4))
 	}
 	var frames, want []byte
 	for level := SpeedFastest; level <= SpeedBestCompression; level++ {
@@ -186,9 +156,9 @@ func TestCompressDependsOnlyOnInput(t *testing.T) {
 // streamed: every frame must be the one an encoder that never coded
 // anything else writes.
 func TestConcurrentCompressDependsOnlyOnInput(t *testing.T) {
-	bodies := [][]byte{secretBody(5000), secretBody(150 << 10)}
+	bodies := [][]byte{crosstalk.Secret(5000), crosstalk.Secret(150 << 10)}
 	for i := range 4 {
-		bodies = append(bodies, lowercaseBody(3000+40000*i, uint64(20+i)))
+		bodies = append(bodies, crosstalk.Other(3000+40000*i, uint64(20+i)))
 	}
 	type job struct {
 		body, level int

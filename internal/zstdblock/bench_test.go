@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/poolkit/poolkit/internal/crosstalk"
 )
 
 // benchBody is the 3.2 KB JSON body benchmarks/gzpool judges the
@@ -31,7 +33,7 @@ func BenchmarkAppendFrame(b *testing.B) {
 		{"json-3.2KB", benchBody()},
 		{"json-5KB", jsonRecords(5000, 2)},
 		{"json-128KiB", jsonRecords(MaxInput, 3)},
-		{"lowercase-128KiB", lowercaseBody(MaxInput, 4)},
+		{"lowercase-128KiB", crosstalk.Other(MaxInput, 4)},
 	} {
 		b.Run("in="+in.name, func(b *testing.B) {
 			dst := make([]byte, 0, MaxInput+MaxInput/2)

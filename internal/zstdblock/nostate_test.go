@@ -9,48 +9,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/poolkit/poolkit/internal/crosstalk"
 	"github.com/poolkit/poolkit/internal/systool"
 )
-
-// secretBody returns a JSON answer of about n bytes for one client,
-// holding the token QXZJKVWY: capital letters that no body of
-// lowercaseBody holds.
-func secretBody(n int) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"user":"alice","token":"QXZJKVWY","orders":[`)
-	for i := 0; b.Len() < n-100; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"ref":"QXZJKVWY-%d","note":"JKQVWXYZ %d"}`, i, i*7, i%13)
-	}
-	b.WriteString(`],"end":"QXZJKVWY"}`)
-	return b.Bytes()
-}
-
-// lowercaseBody returns another client's JSON answer of about n bytes,
-// with no capital letters.
-func lowercaseBody(n int, seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, 9))
-	var b bytes.Buffer
-	b.WriteString(`{"user":"bob","items":[`)
-	for i := 0; b.Len() < n-100; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"name":"item-%x","price":%d.%02d,"ok":%t}`, i, r.Uint32(), r.IntN(1000), r.IntN(100), r.IntN(2) == 0)
-	}
-	b.WriteString(`]}`)
-	if bytes.ContainsFunc(b.Bytes(), func(c rune) bool { return 'A' <= c && c <= 'Z' }) {
-		panic("lowercaseBody holds a capital letter")
-	}
-	return b.Bytes()
-}
 
 // priorInputs are what an Encoder may have coded before: the secret
 // body, and every kind of input the encoder takes.
 func priorInputs() []input {
-	return append([]input{{"secret-5KB", secretBody(5000)}, {"secret-128KiB", secretBody(MaxInput)}}, inputs()...)
+	return append([]input{{"secret-5KB", crosstalk.Secret(5000)}, {"secret-128KiB", crosstalk.Secret(MaxInput)}}, inputs()...)
 }
 
 // frameOf is the frame a new Encoder writes for b.
@@ -86,7 +52,7 @@ func decodeAll(t *testing.T, frames, want []byte) {
 // another client's held.
 func TestFrameDependsOnlyOnInput(t *testing.T) {
 	priors := priorInputs()
-	targets := append([]input{{"lowercase-5KB", lowercaseBody(5000, 1)}, {"lowercase-128KiB", lowercaseBody(MaxInput, 2)}}, inputs()...)
+	targets := append([]input{{"lowercase-5KB", crosstalk.Other(5000, 1)}, {"lowercase-128KiB", crosstalk.Other(MaxInput, 2)}}, inputs()...)
 	var frames, want []byte
 	for i, target := range targets {
 		checksum := i%2 == 1
@@ -114,9 +80,9 @@ func TestFrameDependsOnlyOnInput(t *testing.T) {
 // client's, with the package's AppendFrame, whose Encoders are pooled:
 // the second frame is the one a new Encoder writes.
 func TestPooledFrameDependsOnlyOnInput(t *testing.T) {
-	secret := secretBody(5000)
+	secret := crosstalk.Secret(5000)
 	for i := range 20 {
-		body := lowercaseBody(3000+500*i, uint64(i))
+		body := crosstalk.Other(3000+500*i, uint64(i))
 		AppendFrame(nil, secret)
 		if z := AppendFrame(nil, body); !bytes.Equal(z, frameOf(body, false)) {
 			t.Errorf("body %d after the secret: %d bytes, not a new Encoder's frame", i, len(z))
@@ -133,13 +99,13 @@ func TestPooledFrameDependsOnlyOnInput(t *testing.T) {
 // 128 KiB): its frame must be the one a new Stream writes.
 func TestStreamDependsOnlyOnInput(t *testing.T) {
 	priors := []input{
-		{"secret-5KB", secretBody(5000)},
-		{"secret-300KiB", secretBody(300 << 10)},
+		{"secret-5KB", crosstalk.Secret(5000)},
+		{"secret-300KiB", crosstalk.Secret(300 << 10)},
 		{"random-json", streamBodies()[len(streamBodies())-1].b},
 	}
 	targets := []input{
-		{"lowercase-5KB", lowercaseBody(5000, 3)},
-		{"lowercase-300KiB", lowercaseBody(300<<10, 4)},
+		{"lowercase-5KB", crosstalk.Other(5000, 3)},
+		{"lowercase-300KiB", crosstalk.Other(300<<10, 4)},
 	}
 	var frames, want []byte
 	var s Stream
@@ -175,9 +141,9 @@ func TestStreamDependsOnlyOnInput(t *testing.T) {
 // on many goroutines at once through the pooled AppendFrame: every frame
 // must be the one a new Encoder writes for its body.
 func TestConcurrentFramesDependOnlyOnInput(t *testing.T) {
-	bodies := [][]byte{secretBody(5000), secretBody(40 << 10), []byte(strings.Repeat("x", 5000))}
+	bodies := [][]byte{crosstalk.Secret(5000), crosstalk.Secret(40 << 10), []byte(strings.Repeat("x", 5000))}
 	for i := range 6 {
-		bodies = append(bodies, lowercaseBody(2000+3000*i, uint64(10+i)))
+		bodies = append(bodies, crosstalk.Other(2000+3000*i, uint64(10+i)))
 	}
 	for _, in := range inputs() {
 		bodies = append(bodies, in.b)
